@@ -1,0 +1,83 @@
+public import Foundation
+
+/// Decodes `Decodable` values from bytes written by ``BinaryEncoder`` (or by BinaryCodable).
+///
+/// Neither format describes its own types, so the Swift type drives the parse: the bytes are
+/// read through zero-copy views, and every length is checked against what remains first.
+/// Malformed input throws `DecodingError` (with the coding path and the byte offset), never traps.
+public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
+    /// The wire format to read.
+    public var format: BinaryFormat
+    /// Context for `init(from:)` implementations.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// Limits that keep hostile input from exhausting the stack or memory.
+    public var limits: DecodingLimits = DecodingLimits()
+    /// v2 only: expect the "nil index set" that ``BinaryEncoder/prependNilIndexSetForUnkeyedContainers``
+    /// writes before each unkeyed container.
+    public var prependNilIndexSetForUnkeyedContainers: Bool = false
+
+    /// A decoder for `format` (v3 by default).
+    public init(format: BinaryFormat = .v3) {
+        self.format = format
+    }
+
+    var options: DecodingOptions {
+        DecodingOptions(userInfo: userInfo, maximumDepth: limits.maximumDepth)
+    }
+
+    /// Decodes a value of `type` from `data` (which may be a slice).
+    ///
+    /// - Throws: `DecodingError` if the bytes are not a valid encoding of `type`.
+    /// - Complexity: O(n) in the size of the data.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try data.withUnsafeBytes { try decode(T.self, fromBuffer: $0) }
+    }
+
+    /// Decodes a value of `type` from bytes.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        try bytes.withUnsafeBytes { try decode(T.self, fromBuffer: $0) }
+    }
+
+    /// Decodes a value of `type` from a tree.
+    public func decode<T: Decodable>(_ type: T.Type, fromTree tree: BinaryValue) throws -> T {
+        try TreeDecoderImpl.decodeRoot(T.self, from: tree, options: options)
+    }
+
+    /// The tree of the stored bytes, shaped by `type`: what ``BinaryEncoder/encodeTree(_:)`` gives
+    /// for the decoded value. Fields the type does not read are not in the tree.
+    public func decodeTree<T: Decodable>(_ type: T.Type, from data: Data) throws -> BinaryValue {
+        try data.withUnsafeBytes { buffer in
+            switch format {
+            case .v3:
+                return try TreeRecorder.record(T.self, from: V3Node.root(buffer), options: options)
+            case .v2:
+                return try TreeRecorder.record(T.self, from: V2Node.root(buffer, options: v2Options), options: options)
+            }
+        }
+    }
+
+    /// Decodes a value of `type` from a raw buffer that stays valid during the call.
+    func decode<T: Decodable>(_ type: T.Type, fromBuffer buffer: UnsafeRawBufferPointer) throws -> T {
+        switch format {
+        case .v3:
+            return try TreeDecoderImpl.decodeRoot(T.self, from: V3Node.root(buffer), options: options)
+        case .v2:
+            return try TreeDecoderImpl.decodeRoot(T.self, from: V2Node.root(buffer, options: v2Options), options: options)
+        }
+    }
+
+    var v2Options: V2Options {
+        V2Options(nilIndexSets: prependNilIndexSetForUnkeyedContainers)
+    }
+}
+
+/// Limits that keep any input from exhausting the stack or memory.
+public struct DecodingLimits: Hashable, Sendable {
+    /// The deepest nesting of containers accepted (default 512); deeper input throws
+    /// `DecodingError.dataCorrupted` instead of overflowing the stack.
+    public var maximumDepth: Int = 512
+
+    public init(maximumDepth: Int = 512) {
+        self.maximumDepth = maximumDepth
+    }
+}

@@ -1,0 +1,73 @@
+public import Foundation
+
+/// Encodes `Encodable` values to compact bytes, through a ``BinaryValue`` tree.
+///
+/// ```swift
+/// var encoder = BinaryEncoder()                  // format .v3
+/// encoder.sortKeysDuringEncoding = true
+/// let data = try encoder.encode(message)
+/// let tree = try encoder.encodeTree(message)     // inspect or edit, then:
+/// let same = try encoder.encode(tree: tree)
+/// ```
+/// Encoding is deterministic: without sorting, fields keep the order in which they were encoded.
+public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
+    /// The wire format to write.
+    public var format: BinaryFormat
+    /// Sort the fields of keyed containers: by integer key when both keys have one, else by string.
+    public var sortKeysDuringEncoding: Bool = false
+    /// Context for `encode(to:)` implementations.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// v2 only: write a "nil index set" before each unkeyed container, so that `encodeNil()` in an
+    /// unkeyed container can be stored (the legacy format has no other way to write it).
+    /// The decoder must use the same setting.
+    public var prependNilIndexSetForUnkeyedContainers: Bool = false
+    /// The deepest nesting of containers accepted; deeper values throw `EncodingError.invalidValue`.
+    public var maximumDepth: Int = 512
+
+    /// An encoder for `format` (v3 by default).
+    public init(format: BinaryFormat = .v3) {
+        self.format = format
+    }
+
+    var treeEncoder: TreeEncoder {
+        var e = TreeEncoder()
+        e.sortKeysDuringEncoding = sortKeysDuringEncoding
+        e.userInfo = userInfo
+        e.maximumDepth = maximumDepth
+        return e
+    }
+
+    /// Encodes `value` to bytes.
+    ///
+    /// - Throws: `EncodingError` if the value cannot be represented in the format.
+    /// - Complexity: O(n) in the size of the value.
+    public func encode<T: Encodable>(_ value: T) throws -> Data {
+        try serialize(treeEncoder.encodeTree(value), sorted: true)
+    }
+
+    /// Encodes `value` to an inspectable tree (the first stage of ``encode(_:)``).
+    public func encodeTree<T: Encodable>(_ value: T) throws -> BinaryValue {
+        try treeEncoder.encodeTree(value)
+    }
+
+    /// Serializes a tree (the second stage of ``encode(_:)``): `encode(tree: encodeTree(v))`
+    /// equals `encode(v)`. With ``sortKeysDuringEncoding``, keyed containers are sorted first.
+    public func encode(tree: BinaryValue) throws -> Data {
+        try serialize(tree, sorted: false)
+    }
+
+    /// Encodes each value to bytes.
+    public func encode<S: Sequence>(contentsOf values: S) throws -> [Data] where S.Element: Encodable {
+        try values.map { try encode($0) }
+    }
+
+    private func serialize(_ tree: BinaryValue, sorted: Bool) throws -> Data {
+        let tree = (sortKeysDuringEncoding && !sorted) ? tree.sortingKeys() : tree
+        switch format {
+        case .v3:
+            return try V3Writer.serialize(tree)
+        case .v2:
+            return try V2Writer.serialize(tree, nilIndexSets: prependNilIndexSetForUnkeyedContainers)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+public import Foundation
+
+/// Re-encodes stored data from one format to the other in memory, guided by the Swift type:
+/// the bytes are read into a tree shaped by the type, and the tree is written in the target format.
+///
+/// ```swift
+/// var transcoder = BinaryTranscoder(from: .v2, to: .v3)
+/// transcoder.encoder.sortKeysDuringEncoding = true
+/// let migrated = try transcoder.transcode(Message.self, from: legacyData)
+/// ```
+public struct BinaryTranscoder: Sendable {
+    /// Reads the source bytes.
+    public var decoder: BinaryDecoder
+    /// Writes the target bytes.
+    public var encoder: BinaryEncoder
+
+    /// A transcoder from one format to another.
+    public init(from source: BinaryFormat, to target: BinaryFormat) {
+        decoder = BinaryDecoder(format: source)
+        encoder = BinaryEncoder(format: target)
+    }
+
+    /// Re-encodes `data`, which holds a `type` in the source format, in the target format.
+    ///
+    /// Fields that `type` does not decode are not carried over.
+    /// - Throws: `DecodingError` if `data` is not a valid `type`; `EncodingError` if the target
+    ///   format cannot hold the value.
+    public func transcode<T: Decodable>(_ type: T.Type, from data: Data) throws -> Data {
+        try encoder.encode(tree: decoder.decodeTree(type, from: data))
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import TreeCoding
+
+/// Serializes a tree in the v3 format: one pass to size every container (cached, so nesting
+/// costs O(n), not O(n·depth)), one allocation, one pass to write.
+///
+/// Contexts: at the top level and inside a single-value container a node is written "raw"
+/// (a `.single`/`.optional` adds a nil byte: `00` value, `01` nil); inside a keyed or unkeyed
+/// container a node is an "element": `varint(length << 1)` then its bytes, or `01` for nil
+/// (the nil flag folds into the length prefix).
+struct V3Writer {
+    /// Sizes of the non-leaf nodes, in pre-order; filled by `measure`, read back by `write`.
+    private var sizes: [Int] = []
+    private var cursor = 0
+
+    static func serialize(_ tree: BinaryValue) throws -> Data {
+        var writer = V3Writer()
+        let total = try writer.rawSize(tree)
+        return try Output.make(count: total) { w in writer.writeRaw(tree, to: &w) }
+    }
+
+    // MARK: Size pass
+
+    /// The size of `value` written raw; records the size of every non-leaf node.
+    private mutating func rawSize(_ value: BinaryValue) throws -> Int {
+        if let leaf = Scalars.size(of: value) { return leaf }
+        let slot = sizes.count
+        sizes.append(0)
+        var total = 0
+        switch value {
+        case .nil, .optional(.none):
+            total = 1
+        case .single(let inner), .optional(.some(let inner)):
+            total = 1 + (try rawSize(inner))
+        case .packed(let p):
+            total = Scalars.size(of: p)
+        case .unkeyed(let elements):
+            for e in elements { total += try elementSize(e) }
+        case .keyed(let fields):
+            for i in fields.indices {
+                total += try keySize(fields.keys[i]) + elementSize(fields.values[i])
+            }
+        default:
+            break
+        }
+        sizes[slot] = total
+        return total
+    }
+
+    private mutating func elementSize(_ value: BinaryValue) throws -> Int {
+        switch value {
+        case .nil, .optional(.none):
+            return 1
+        case .single(let inner), .optional(.some(let inner)):
+            // The wrapper's slot, then the content without the nil byte.
+            let slot = sizes.count
+            sizes.append(0)
+            let content = try rawSize(inner)
+            sizes[slot] = content + 1
+            return varintSize(UInt64(content) << 1) + content
+        default:
+            let content = try rawSize(value)
+            return varintSize(UInt64(content) << 1) + content
+        }
+    }
+
+    private func keySize(_ key: BinaryKey) throws -> Int {
+        if let i = key.intValue {
+            return varintSize(try Self.intKeyBits(i))
+        }
+        let n = key.stringValue.utf8.count
+        return varintSize(UInt64(n) << 1 | 1) + n
+    }
+
+    /// Integer keys are written as `varint(key << 1)`; the shift needs the top bit free.
+    static func intKeyBits(_ key: Int) throws -> UInt64 {
+        guard key >= 0, key <= Int.max >> 1 else {
+            throw EncodingError.invalidValue(
+                key,
+                .init(codingPath: [], debugDescription: "Integer key \(key) is outside 0...\(Int.max >> 1), which v3 can write."))
+        }
+        return UInt64(key) << 1
+    }
+
+    // MARK: Write pass
+
+    /// The recorded size of the next non-leaf node, or the size of a leaf.
+    private func peekSize(_ value: BinaryValue) -> Int {
+        if let leaf = Scalars.size(of: value) { return leaf }
+        return sizes[cursor]
+    }
+
+    private mutating func writeRaw(_ value: BinaryValue, to w: inout ByteWriter) {
+        if Scalars.size(of: value) != nil {
+            Scalars.write(value, to: &w)
+            return
+        }
+        cursor += 1
+        switch value {
+        case .nil, .optional(.none):
+            w.byte(1)
+        case .single(let inner), .optional(.some(let inner)):
+            w.byte(0)
+            writeRaw(inner, to: &w)
+        case .packed(let p):
+            Scalars.write(p, to: &w)
+        case .unkeyed(let elements):
+            for e in elements { writeElement(e, to: &w) }
+        case .keyed(let fields):
+            for i in fields.indices {
+                writeKey(fields.keys[i], to: &w)
+                writeElement(fields.values[i], to: &w)
+            }
+        default:
+            break
+        }
+    }
+
+    private mutating func writeElement(_ value: BinaryValue, to w: inout ByteWriter) {
+        switch value {
+        case .nil, .optional(.none):
+            w.byte(1)
+        case .single(let inner), .optional(.some(let inner)):
+            cursor += 1
+            w.varint(UInt64(peekSize(inner)) << 1)
+            writeRaw(inner, to: &w)
+        default:
+            w.varint(UInt64(peekSize(value)) << 1)
+            writeRaw(value, to: &w)
+        }
+    }
+
+    private func writeKey(_ key: BinaryKey, to w: inout ByteWriter) {
+        if let i = key.intValue {
+            w.varint(UInt64(i) << 1)
+        } else {
+            w.varint(UInt64(key.stringValue.utf8.count) << 1 | 1)
+            w.string(key.stringValue)
+        }
+    }
+}
+
+/// The output buffer: allocated once at its exact size and handed to `Data` without a copy.
+enum Output {
+    static func make(count: Int, _ body: (inout ByteWriter) throws -> Void) throws -> Data {
+        if count == 0 { return Data() }
+        guard let memory = malloc(count) else {
+            throw EncodingError.invalidValue(
+                count, .init(codingPath: [], debugDescription: "Cannot allocate \(count) bytes for the output."))
+        }
+        var writer = ByteWriter(base: memory)
+        do {
+            try body(&writer)
+        } catch {
+            free(memory)
+            throw error
+        }
+        assert(writer.offset == count, "size pass and write pass disagree")
+        return Data(bytesNoCopy: memory, count: count, deallocator: .free)
+    }
+}

@@ -1,0 +1,119 @@
+import TreeCoding
+
+/// Reads bytes from a region of the input, checking every read against the end of the region.
+/// Offsets are relative to the start of the whole input, so errors can name them.
+struct ByteReader {
+    let buffer: UnsafeRawBufferPointer
+    var offset: Int
+    let end: Int
+
+    init(buffer: UnsafeRawBufferPointer, offset: Int, end: Int) {
+        self.buffer = buffer
+        self.offset = offset
+        self.end = end
+    }
+
+    var remaining: Int { end &- offset }
+    var isAtEnd: Bool { offset >= end }
+
+    @inline(__always)
+    mutating func byte() throws -> UInt8 {
+        guard offset < end else { throw truncated("a byte") }
+        let b = buffer[offset]
+        offset &+= 1
+        return b
+    }
+
+    @inline(__always)
+    func peekByte() -> UInt8? {
+        offset < end ? buffer[offset] : nil
+    }
+
+    /// A base-128 varint of at most 9 bytes (the 9th byte is taken whole). Rejects non-minimal
+    /// encodings (a multi-byte varint whose last byte is zero).
+    @inline(__always)
+    mutating func varint() throws -> UInt64 {
+        guard offset < end else { throw truncated("a varint") }
+        let first = buffer[offset]
+        if first < 0x80 {
+            offset &+= 1
+            return UInt64(first)
+        }
+        return try varintSlow()
+    }
+
+    @inline(never)
+    private mutating func varintSlow() throws -> UInt64 {
+        let start = offset
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        for _ in 0..<8 {
+            guard offset < end else { throw truncated("a varint", at: start) }
+            let b = buffer[offset]
+            offset &+= 1
+            result |= UInt64(b & 0x7f) << shift
+            if b < 0x80 {
+                if b == 0 { throw WireFormatError(.invalidBytes, "over-long varint", offset: start) }
+                return result
+            }
+            shift += 7
+        }
+        guard offset < end else { throw truncated("a varint", at: start) }
+        let last = buffer[offset]
+        offset &+= 1
+        if last == 0 { throw WireFormatError(.invalidBytes, "over-long varint", offset: start) }
+        return result | (UInt64(last) << 56)
+    }
+
+    /// A varint that must fit `T`.
+    @inline(__always)
+    mutating func varint<T: FixedWidthInteger & UnsignedInteger>(as type: T.Type) throws -> T {
+        let start = offset
+        let v = try varint()
+        guard let r = T(exactly: v) else {
+            throw WireFormatError(.invalidBytes, "varint \(v) does not fit \(T.self)", offset: start)
+        }
+        return r
+    }
+
+    /// A length (or count) that must not exceed the bytes that remain.
+    @inline(__always)
+    mutating func length(_ what: String) throws -> Int {
+        let start = offset
+        let v = try varint()
+        guard v <= UInt64(remaining) else {
+            throw WireFormatError(.truncated, "\(what) of \(v) bytes exceeds the \(remaining) bytes that remain", offset: start)
+        }
+        return Int(truncatingIfNeeded: v)
+    }
+
+    @inline(__always)
+    mutating func littleEndian<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        let size = MemoryLayout<T>.size
+        guard remaining >= size else { throw truncated("\(size) bytes") }
+        let v = T(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: T.self))
+        offset &+= size
+        return v
+    }
+
+    @inline(__always)
+    mutating func bigEndian<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        let size = MemoryLayout<T>.size
+        guard remaining >= size else { throw truncated("\(size) bytes") }
+        let v = T(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: T.self))
+        offset &+= size
+        return v
+    }
+
+    /// Skips `count` bytes, which the caller has checked are there.
+    @inline(__always)
+    mutating func skip(_ count: Int) throws {
+        guard count <= remaining else { throw truncated("\(count) bytes") }
+        offset &+= count
+    }
+
+    @inline(never)
+    func truncated(_ what: String, at position: Int? = nil) -> WireFormatError {
+        WireFormatError(.truncated, "the data ends before \(what)", offset: position ?? offset)
+    }
+}

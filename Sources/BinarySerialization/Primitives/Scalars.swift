@@ -1,0 +1,284 @@
+import Foundation
+import TreeCoding
+
+/// The bytes of primitive leaves and packed arrays, which both formats share.
+enum Scalars {
+    // MARK: Sizes
+
+    /// The byte size of a leaf; `nil` if `value` is not a leaf.
+    @inline(__always)
+    static func size(of value: BinaryValue) -> Int? {
+        switch value {
+        case .bool, .int8, .uint8: return 1
+        case .int16(let v, let e): return integerSize(UInt64(UInt16(bitPattern: v)), zigZag(v), e, width: 2)
+        case .uint16(let v, let e): return integerSize(UInt64(v), UInt64(v), e, width: 2)
+        case .int32(let v, let e): return integerSize(UInt64(UInt32(bitPattern: v)), zigZag(v), e, width: 4)
+        case .uint32(let v, let e): return integerSize(UInt64(v), UInt64(v), e, width: 4)
+        case .int64(let v, let e): return integerSize(UInt64(bitPattern: v), zigZag(v), e, width: 8)
+        case .uint64(let v, let e): return integerSize(v, v, e, width: 8)
+        case .int(let v, let e): return integerSize(UInt64(bitPattern: Int64(v)), zigZag(Int64(v)), e, width: 8)
+        case .uint(let v, let e): return integerSize(UInt64(v), UInt64(v), e, width: 8)
+        case .float: return 4
+        case .double: return 8
+        case .string(let s): return s.utf8.count
+        case .data(let d): return d.count
+        default: return nil
+        }
+    }
+
+    @inline(__always)
+    private static func integerSize(_ bits: UInt64, _ zz: UInt64, _ e: IntegerEncoding, width: Int) -> Int {
+        switch e {
+        case .fixed: return width
+        case .varint: return varintSize(bits)
+        case .zigZag: return varintSize(zz)
+        }
+    }
+
+    /// Whether a packed array's size depends on its values (and is worth caching).
+    static func isVariable(_ packed: PackedArray) -> Bool {
+        switch packed {
+        case .int32, .uint32, .int64, .uint64, .int, .uint: return true
+        default: return false
+        }
+    }
+
+    static func size(of packed: PackedArray) -> Int {
+        switch packed {
+        case .bool(let a): return a.count
+        case .int8(let a): return a.count
+        case .uint8(let a): return a.count
+        case .int16(let a): return a.count &* 2
+        case .uint16(let a): return a.count &* 2
+        case .float(let a): return a.count &* 4
+        case .double(let a): return a.count &* 8
+        case .int32(let a): return a.reduce(0) { $0 &+ varintSize(zigZag($1)) }
+        case .int64(let a): return a.reduce(0) { $0 &+ varintSize(zigZag($1)) }
+        case .int(let a): return a.reduce(0) { $0 &+ varintSize(zigZag(Int64($1))) }
+        case .uint32(let a): return a.reduce(0) { $0 &+ varintSize(UInt64($1)) }
+        case .uint64(let a): return a.reduce(0) { $0 &+ varintSize($1) }
+        case .uint(let a): return a.reduce(0) { $0 &+ varintSize(UInt64($1)) }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Writes a leaf (the caller checked it is one with ``size(of:)``).
+    @inline(__always)
+    static func write(_ value: BinaryValue, to w: inout ByteWriter) {
+        switch value {
+        case .bool(let b): w.byte(b ? 1 : 0)
+        case .int8(let v): w.byte(UInt8(bitPattern: v))
+        case .uint8(let v): w.byte(v)
+        case .int16(let v, let e): writeInteger(UInt64(UInt16(bitPattern: v)), zigZag(v), e, v, to: &w)
+        case .uint16(let v, let e): writeInteger(UInt64(v), UInt64(v), e, v, to: &w)
+        case .int32(let v, let e): writeInteger(UInt64(UInt32(bitPattern: v)), zigZag(v), e, v, to: &w)
+        case .uint32(let v, let e): writeInteger(UInt64(v), UInt64(v), e, v, to: &w)
+        case .int64(let v, let e): writeInteger(UInt64(bitPattern: v), zigZag(v), e, v, to: &w)
+        case .uint64(let v, let e): writeInteger(v, v, e, v, to: &w)
+        case .int(let v, let e): writeInteger(UInt64(bitPattern: Int64(v)), zigZag(Int64(v)), e, Int64(v), to: &w)
+        case .uint(let v, let e): writeInteger(UInt64(v), UInt64(v), e, UInt64(v), to: &w)
+        case .float(let f): w.bigEndian(f.bitPattern)
+        case .double(let d): w.bigEndian(d.bitPattern)
+        case .string(let s): w.string(s)
+        case .data(let d): d.withUnsafeBytes { w.bytes($0) }
+        default: break
+        }
+    }
+
+    @inline(__always)
+    private static func writeInteger<T: FixedWidthInteger>(
+        _ bits: UInt64, _ zz: UInt64, _ e: IntegerEncoding, _ fixed: T, to w: inout ByteWriter
+    ) {
+        switch e {
+        case .fixed: w.littleEndian(fixed)
+        case .varint: w.varint(bits)
+        case .zigZag: w.varint(zz)
+        }
+    }
+
+    static func write(_ packed: PackedArray, to w: inout ByteWriter) {
+        switch packed {
+        case .bool(let a): for b in a { w.byte(b ? 1 : 0) }
+        case .int8(let a): a.withUnsafeBytes { w.bytes($0) }
+        case .uint8(let a): a.withUnsafeBytes { w.bytes($0) }
+        case .int16(let a): writeLittleEndian(a, to: &w)
+        case .uint16(let a): writeLittleEndian(a, to: &w)
+        case .float(let a): for f in a { w.bigEndian(f.bitPattern) }
+        case .double(let a): for d in a { w.bigEndian(d.bitPattern) }
+        case .int32(let a): for v in a { w.varint(zigZag(v)) }
+        case .int64(let a): for v in a { w.varint(zigZag(v)) }
+        case .int(let a): for v in a { w.varint(zigZag(Int64(v))) }
+        case .uint32(let a): for v in a { w.varint(UInt64(v)) }
+        case .uint64(let a): for v in a { w.varint(v) }
+        case .uint(let a): for v in a { w.varint(UInt64(v)) }
+        }
+    }
+
+    private static func writeLittleEndian<T: FixedWidthInteger>(_ a: [T], to w: inout ByteWriter) {
+        #if _endian(little)
+        a.withUnsafeBytes { w.bytes($0) }
+        #else
+        for v in a { w.littleEndian(v) }
+        #endif
+    }
+
+    // MARK: Reading
+
+    /// Reads a primitive of `kind`. Strings and data take every remaining byte of `r`.
+    static func read(_ kind: ScalarKind, from r: inout ByteReader) throws -> BinaryValue {
+        switch kind {
+        case .bool:
+            let start = r.offset
+            let b = try r.byte()
+            guard b <= 1 else { throw WireFormatError(.invalidBytes, "a Bool must be 0 or 1, found \(b)", offset: start) }
+            return .bool(b == 1)
+        case .int8: return .int8(Int8(bitPattern: try r.byte()))
+        case .uint8: return .uint8(try r.byte())
+        case .int16(let e):
+            switch e {
+            case .fixed: return .int16(try r.littleEndian(Int16.self), e)
+            case .varint: return .int16(Int16(bitPattern: try r.varint(as: UInt16.self)), e)
+            case .zigZag: return .int16(Int16(truncatingIfNeeded: unZigZag(UInt64(try r.varint(as: UInt16.self)))), e)
+            }
+        case .uint16(let e):
+            switch e {
+            case .fixed: return .uint16(try r.littleEndian(UInt16.self), e)
+            case .varint, .zigZag: return .uint16(try r.varint(as: UInt16.self), e)
+            }
+        case .int32(let e):
+            switch e {
+            case .fixed: return .int32(try r.littleEndian(Int32.self), e)
+            case .varint: return .int32(Int32(bitPattern: try r.varint(as: UInt32.self)), e)
+            case .zigZag: return .int32(Int32(truncatingIfNeeded: unZigZag(UInt64(try r.varint(as: UInt32.self)))), e)
+            }
+        case .uint32(let e):
+            switch e {
+            case .fixed: return .uint32(try r.littleEndian(UInt32.self), e)
+            case .varint, .zigZag: return .uint32(try r.varint(as: UInt32.self), e)
+            }
+        case .int64(let e): return .int64(try readInt64(e, &r), e)
+        case .int(let e): return .int(Int(try readInt64(e, &r)), e)
+        case .uint64(let e): return .uint64(try readUInt64(e, &r), e)
+        case .uint(let e): return .uint(UInt(try readUInt64(e, &r)), e)
+        case .float: return .float(Float(bitPattern: try r.bigEndian(UInt32.self)))
+        case .double: return .double(Double(bitPattern: try r.bigEndian(UInt64.self)))
+        case .string:
+            let start = r.offset
+            let bytes = UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<r.end])
+            guard let s = String(validating: bytes, as: UTF8.self) else {
+                throw WireFormatError(.invalidBytes, "invalid UTF-8 in a string", offset: start)
+            }
+            r.offset = r.end
+            return .string(s)
+        case .data:
+            let bytes = UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<r.end])
+            r.offset = r.end
+            return .data(Data(bytes))
+        }
+    }
+
+    @inline(__always)
+    private static func readInt64(_ e: IntegerEncoding, _ r: inout ByteReader) throws -> Int64 {
+        switch e {
+        case .fixed: return try r.littleEndian(Int64.self)
+        case .varint: return Int64(bitPattern: try r.varint())
+        case .zigZag: return unZigZag(try r.varint())
+        }
+    }
+
+    @inline(__always)
+    private static func readUInt64(_ e: IntegerEncoding, _ r: inout ByteReader) throws -> UInt64 {
+        switch e {
+        case .fixed: return try r.littleEndian(UInt64.self)
+        case .varint, .zigZag: return try r.varint()
+        }
+    }
+
+    /// Reads a packed array filling all of `r`.
+    static func readPacked(_ kind: PackedArray.Kind, from r: inout ByteReader) throws -> PackedArray {
+        switch kind {
+        case .bool:
+            let bytes = UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<r.end])
+            if let bad = bytes.firstIndex(where: { $0 > 1 }) {
+                throw WireFormatError(.invalidBytes, "a Bool must be 0 or 1, found \(bytes[bad])", offset: r.offset + bad)
+            }
+            r.offset = r.end
+            return .bool(bytes.map { $0 == 1 })
+        case .int8: return .int8(try readFixed(&r, Int8.self) { $0 })
+        case .uint8:
+            let bytes = Array(UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<r.end]))
+            r.offset = r.end
+            return .uint8(bytes)
+        case .int16: return .int16(try readFixed(&r, Int16.self) { Int16(littleEndian: $0) })
+        case .uint16: return .uint16(try readFixed(&r, UInt16.self) { UInt16(littleEndian: $0) })
+        case .float: return .float(try readFixed(&r, UInt32.self) { Float(bitPattern: UInt32(bigEndian: $0)) })
+        case .double: return .double(try readFixed(&r, UInt64.self) { Double(bitPattern: UInt64(bigEndian: $0)) })
+        case .int32:
+            return .int32(try readVarints(&r) { u, at in
+                guard u <= UInt64(UInt32.max) else { throw tooLarge(u, Int32.self, at) }
+                return Int32(truncatingIfNeeded: unZigZag(u))
+            })
+        case .uint32:
+            return .uint32(try readVarints(&r) { u, at in
+                guard let v = UInt32(exactly: u) else { throw tooLarge(u, UInt32.self, at) }
+                return v
+            })
+        case .int64: return .int64(try readVarints(&r) { u, _ in unZigZag(u) })
+        case .int: return .int(try readVarints(&r) { u, _ in Int(unZigZag(u)) })
+        case .uint64: return .uint64(try readVarints(&r) { u, _ in u })
+        case .uint: return .uint(try readVarints(&r) { u, _ in UInt(u) })
+        }
+    }
+
+    private static func tooLarge(_ u: UInt64, _ type: Any.Type, _ offset: Int) -> WireFormatError {
+        WireFormatError(.invalidBytes, "varint \(u) does not fit \(type)", offset: offset)
+    }
+
+    /// Fixed-width elements: the region must be a whole number of elements.
+    @inline(__always)
+    private static func readFixed<Raw: FixedWidthInteger, T>(
+        _ r: inout ByteReader, _ raw: Raw.Type, _ convert: (Raw) -> T
+    ) throws -> [T] {
+        let width = MemoryLayout<Raw>.size
+        guard r.remaining % width == 0 else {
+            throw WireFormatError(
+                .invalidBytes, "\(r.remaining) bytes is not a whole number of \(width)-byte elements", offset: r.offset)
+        }
+        let count = r.remaining / width
+        let base = r.buffer
+        let start = r.offset
+        let result = [T](unsafeUninitializedCapacity: count) { out, initialized in
+            guard let p = out.baseAddress else {
+                initialized = 0
+                return
+            }
+            for i in 0..<count {
+                (p + i).initialize(
+                    to: convert(base.loadUnaligned(fromByteOffset: start + i * width, as: Raw.self)))
+            }
+            initialized = count
+        }
+        r.offset = r.end
+        return result
+    }
+
+    /// Varint elements: one pass counts and validates, the second fills an exactly sized array.
+    private static func readVarints<T>(
+        _ r: inout ByteReader, _ convert: (UInt64, Int) throws -> T
+    ) throws -> [T] {
+        var counter = r
+        var count = 0
+        while !counter.isAtEnd {
+            _ = try counter.varint()
+            count += 1
+        }
+        var result: [T] = []
+        result.reserveCapacity(count)
+        while !r.isAtEnd {
+            let at = r.offset
+            result.append(try convert(try r.varint(), at))
+        }
+        return result
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Values the tree decoder reads from a node itself, without calling `init(from:)`:
+/// primitives, `Data`, packed arrays and sets, optionals and the integer wrappers.
+protocol DirectTreeDecodable {
+    static func decodeDirect<N: DecodingNode>(
+        from node: inout N, impl: TreeDecoderImpl<N>, parent: CodingPathNode, step: PathStep?
+    ) throws -> Self
+}
+
+extension ScalarDecodable {
+    /// Reads this primitive from `node`.
+    @inline(__always)
+    static func read<N: DecodingNode>(from node: inout N, kind: ScalarKind? = nil) throws -> Self {
+        let leaf = try node.decodeScalar(kind ?? scalarKind)
+        guard let value = fromLeaf(leaf) else {
+            throw WireFormatError(.typeMismatch, "expected \(Self.self), found \(leaf.kindName)", offset: node.byteOffset)
+        }
+        return value
+    }
+
+    static func decodeDirect<N: DecodingNode>(
+        from node: inout N, impl: TreeDecoderImpl<N>, parent: CodingPathNode, step: PathStep?
+    ) throws -> Self {
+        try read(from: &node)
+    }
+}
+
+extension Bool: DirectTreeDecodable {}
+extension String: DirectTreeDecodable {}
+extension Data: DirectTreeDecodable {}
+extension Double: DirectTreeDecodable {}
+extension Float: DirectTreeDecodable {}
+extension Int8: DirectTreeDecodable {}
+extension UInt8: DirectTreeDecodable {}
+extension Int16: DirectTreeDecodable {}
+extension UInt16: DirectTreeDecodable {}
+extension Int32: DirectTreeDecodable {}
+extension UInt32: DirectTreeDecodable {}
+extension Int64: DirectTreeDecodable {}
+extension UInt64: DirectTreeDecodable {}
+extension Int: DirectTreeDecodable {}
+extension UInt: DirectTreeDecodable {}
+
+extension Array: DirectTreeDecodable where Element: PackedElement {
+    static func decodeDirect<N: DecodingNode>(
+        from node: inout N, impl: TreeDecoderImpl<N>, parent: CodingPathNode, step: PathStep?
+    ) throws -> [Element] {
+        let packed = try node.decodePacked(Element.packedKind)
+        guard let elements = Element.unpack(packed) else {
+            throw WireFormatError(
+                .typeMismatch, "expected [\(Element.self)], found [\(packed.elementKind.rawValue)]",
+                offset: node.byteOffset)
+        }
+        return elements
+    }
+}
+
+extension Set: DirectTreeDecodable where Element: PackedElement {
+    static func decodeDirect<N: DecodingNode>(
+        from node: inout N, impl: TreeDecoderImpl<N>, parent: CodingPathNode, step: PathStep?
+    ) throws -> Set<Element> {
+        Set(try [Element].decodeDirect(from: &node, impl: impl, parent: parent, step: step))
+    }
+}
+
+extension Optional: DirectTreeDecodable where Wrapped: Decodable {
+    static func decodeDirect<N: DecodingNode>(
+        from node: inout N, impl: TreeDecoderImpl<N>, parent: CodingPathNode, step: PathStep?
+    ) throws -> Wrapped? {
+        guard var content = try node.optionalContent() else { return nil }
+        return try impl.decodeValue(Wrapped.self, from: &content, parent: parent, step: step)
+    }
+}

@@ -1,0 +1,19 @@
+/// Decodes `Decodable` values from a ``BinaryValue`` tree.
+///
+/// `BinaryDecoder` (module BinarySerialization) runs the same decoder over views of bytes.
+public struct TreeDecoder: DecodesFromTree, Sendable {
+    /// Context for `init(from:)` implementations.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// The deepest nesting of containers accepted; deeper input throws `DecodingError.dataCorrupted`.
+    public var maximumDepth: Int = 512
+
+    public init() {}
+
+    /// Decodes a value of `type` from `tree`.
+    ///
+    /// - Throws: `DecodingError` with the coding path of the first node that does not fit the type.
+    public func decode<T: Decodable>(_ type: T.Type, fromTree tree: BinaryValue) throws -> T {
+        try TreeDecoderImpl.decodeRoot(
+            T.self, from: tree, options: DecodingOptions(userInfo: userInfo, maximumDepth: maximumDepth))
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+/// Options shared by every decoder of one decoding run.
+package struct DecodingOptions: Sendable {
+    package var userInfo: [CodingUserInfoKey: any Sendable]
+    package var maximumDepth: Int
+
+    package init(userInfo: [CodingUserInfoKey: any Sendable], maximumDepth: Int) {
+        self.userInfo = userInfo
+        self.maximumDepth = maximumDepth
+    }
+}
+
+/// The `Decoder` handed to `init(from:)`, generic over the node it reads.
+///
+/// One instance serves a whole decoding run: decoding a nested value swaps the current node in
+/// and out, so nested structs cost no decoder allocation.
+package final class TreeDecoderImpl<Node: DecodingNode>: Decoder {
+    package var node: Node
+    package var pathNode: CodingPathNode
+    package let options: DecodingOptions
+    package var depth: Int
+    /// The element type of the unkeyed container the current type is about to open (SIMD).
+    var elementHint: ScalarKind?
+
+    package init(node: Node, options: DecodingOptions, pathNode: CodingPathNode = .root, depth: Int = 0) {
+        self.node = node
+        self.options = options
+        self.pathNode = pathNode
+        self.depth = depth
+    }
+
+    /// Decodes a whole input.
+    package static func decodeRoot<T: Decodable>(_ type: T.Type, from node: Node, options: DecodingOptions) throws -> T {
+        let impl = TreeDecoderImpl(node: node, options: options)
+        var root = node
+        return try impl.decodeValue(T.self, from: &root, parent: .root, step: nil)
+    }
+
+    package var codingPath: [any CodingKey] { pathNode.path }
+    package var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+
+    // MARK: Containers
+
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let view: Node.Keyed
+        do { view = try node.keyedView() } catch { throw decodingError(error, type, pathNode.path) }
+        return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key, Node>(impl: self, view: view, path: pathNode))
+    }
+
+    package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let hint = elementHint
+        elementHint = nil
+        let view: Node.Unkeyed
+        do { view = try node.unkeyedView(elementHint: hint) } catch {
+            throw decodingError(error, [Any].self, pathNode.path)
+        }
+        return TreeUnkeyedDecodingContainer<Node>(impl: self, view: view, path: pathNode)
+    }
+
+    package func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        var n = node
+        let content: Node?
+        do { content = try n.singleValueContent() } catch { throw decodingError(error, Any.self, pathNode.path) }
+        return TreeSingleValueDecodingContainer<Node>(impl: self, content: content, path: pathNode)
+    }
+
+    // MARK: Values
+
+    /// Decodes one value from `node`: primitives, packed arrays, wrappers and optionals directly,
+    /// anything else through `init(from:)` with this decoder pointed at `node`.
+    @inline(__always)
+    package func decodeValue<T: Decodable>(
+        _ type: T.Type, from node: inout Node, parent: CodingPathNode, step: PathStep?
+    ) throws -> T {
+        if let direct = T.self as? any DirectTreeDecodable.Type {
+            return try decodeDirect(direct, T.self, from: &node, parent: parent, step: step)
+        }
+        return try decodeWithInit(T.self, from: &node, parent: parent, step: step)
+    }
+
+    private func decodeDirect<D: DirectTreeDecodable, T>(
+        _ direct: D.Type, _ type: T.Type, from node: inout Node, parent: CodingPathNode, step: PathStep?
+    ) throws -> T {
+        let value: D
+        do {
+            value = try D.decodeDirect(from: &node, impl: self, parent: parent, step: step)
+        } catch {
+            throw decodingError(error, T.self, parent.path(appending: step))
+        }
+        guard let result = value as? T else {
+            throw DecodingError.typeMismatch(
+                T.self, .init(codingPath: parent.path(appending: step), debugDescription: "Internal type confusion."))
+        }
+        return result
+    }
+
+    private func decodeWithInit<T: Decodable>(
+        _ type: T.Type, from node: inout Node, parent: CodingPathNode, step: PathStep?
+    ) throws -> T {
+        guard depth < options.maximumDepth else {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: parent.path(appending: step),
+                    debugDescription: "The data is nested deeper than the maximum depth of \(options.maximumDepth).",
+                    underlyingError: WireFormatError(
+                        .limitExceeded, "maximum depth \(options.maximumDepth) exceeded", offset: node.byteOffset)))
+        }
+        let savedNode = self.node
+        let savedPath = self.pathNode
+        self.node = node
+        self.pathNode = parent.appending(step)
+        self.elementHint = (T.self as? any ElementHinted.Type)?.elementHint
+        depth += 1
+        defer {
+            node = self.node
+            self.node = savedNode
+            self.pathNode = savedPath
+            self.elementHint = nil
+            depth -= 1
+        }
+        return try T(from: self)
+    }
+
+    /// Turns a node-layer error into a `DecodingError` at `path`; `DecodingError`s pass through.
+    @inline(never)
+    package func decodingError(_ error: any Error, _ type: Any.Type, _ path: @autoclosure () -> [any CodingKey]) -> any Error {
+        guard let wire = error as? WireFormatError else { return error }
+        let codingPath = path()
+        let context = DecodingError.Context(
+            codingPath: codingPath, debugDescription: "\(wire) at \(describe(codingPath))", underlyingError: wire)
+        switch wire.code {
+        case .typeMismatch: return DecodingError.typeMismatch(type, context)
+        case .valueNotFound: return DecodingError.valueNotFound(type, context)
+        default: return DecodingError.dataCorrupted(context)
+        }
+    }
+}
+
+/// Types that open an unkeyed container of known element type (SIMD vectors).
+protocol ElementHinted {
+    static var elementHint: ScalarKind { get }
+}

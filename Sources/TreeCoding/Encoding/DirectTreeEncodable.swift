@@ -1,0 +1,54 @@
+import Foundation
+
+/// Values the tree encoder turns into a node itself, without calling `encode(to:)`:
+/// primitives, `Data`, packed arrays and sets, optionals and the integer wrappers.
+protocol DirectTreeEncodable {
+    func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue
+}
+
+/// A value that is a single leaf of the tree.
+protocol LeafTreeEncodable: DirectTreeEncodable {
+    var leaf: BinaryValue { get }
+}
+
+extension LeafTreeEncodable {
+    @inline(__always)
+    func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue { leaf }
+}
+
+extension Bool: LeafTreeEncodable { var leaf: BinaryValue { .bool(self) } }
+extension String: LeafTreeEncodable { var leaf: BinaryValue { .string(self) } }
+extension Double: LeafTreeEncodable { var leaf: BinaryValue { .double(self) } }
+extension Float: LeafTreeEncodable { var leaf: BinaryValue { .float(self) } }
+extension Int: LeafTreeEncodable { var leaf: BinaryValue { .int(self) } }
+extension Int8: LeafTreeEncodable { var leaf: BinaryValue { .int8(self) } }
+extension Int16: LeafTreeEncodable { var leaf: BinaryValue { .int16(self) } }
+extension Int32: LeafTreeEncodable { var leaf: BinaryValue { .int32(self) } }
+extension Int64: LeafTreeEncodable { var leaf: BinaryValue { .int64(self) } }
+extension UInt: LeafTreeEncodable { var leaf: BinaryValue { .uint(self) } }
+extension UInt8: LeafTreeEncodable { var leaf: BinaryValue { .uint8(self) } }
+extension UInt16: LeafTreeEncodable { var leaf: BinaryValue { .uint16(self) } }
+extension UInt32: LeafTreeEncodable { var leaf: BinaryValue { .uint32(self) } }
+extension UInt64: LeafTreeEncodable { var leaf: BinaryValue { .uint64(self) } }
+extension Data: LeafTreeEncodable { var leaf: BinaryValue { .data(self) } }
+
+extension Array: DirectTreeEncodable where Element: PackedElement {
+    func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
+        .packed(Element.pack(self))
+    }
+}
+
+extension Set: DirectTreeEncodable where Element: PackedElement {
+    func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
+        .packed(Element.pack(Array(self)))
+    }
+}
+
+extension Optional: DirectTreeEncodable where Wrapped: Encodable {
+    func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
+        switch self {
+        case .none: return .optional(nil)
+        case .some(let wrapped): return .optional(try encoder.encodeValue(wrapped, step: step))
+        }
+    }
+}

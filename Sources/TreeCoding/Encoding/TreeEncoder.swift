@@ -1,0 +1,44 @@
+public import Foundation
+
+/// Encodes `Encodable` values to a ``BinaryValue`` tree.
+///
+/// ```swift
+/// let tree = try TreeEncoder().encodeTree(message)
+/// print(tree)            // an indented view of every field
+/// ```
+/// `BinaryEncoder` (module BinarySerialization) uses this encoder for its first stage.
+public struct TreeEncoder: EncodesToTree, Sendable {
+    /// Sort the fields of every keyed container (see ``BinaryKey/<(_:_:)``). Default `false`:
+    /// fields stay in the order they were encoded, which is deterministic.
+    public var sortKeysDuringEncoding: Bool = false
+    /// Context for `encode(to:)` implementations.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// The deepest nesting of containers accepted; deeper values throw `EncodingError.invalidValue`.
+    public var maximumDepth: Int = 512
+
+    public init() {}
+
+    /// Encodes `value` to a tree.
+    ///
+    /// - Throws: `EncodingError` when a value cannot be encoded (too deep, misused containers,
+    ///   or an error thrown by the value's own `encode(to:)`).
+    /// - Complexity: O(n) in the size of the value.
+    public func encodeTree<T: Encodable>(_ value: T) throws -> BinaryValue {
+        let options = EncodingOptions(
+            sortKeys: sortKeysDuringEncoding, userInfo: userInfo, maximumDepth: maximumDepth)
+        return try TreeEncoderImpl.encodeRoot(value, options: options)
+    }
+}
+
+/// Options shared by every encoder of one encoding run.
+final class EncodingOptions: Sendable {
+    let sortKeys: Bool
+    let userInfo: [CodingUserInfoKey: any Sendable]
+    let maximumDepth: Int
+
+    init(sortKeys: Bool, userInfo: [CodingUserInfoKey: any Sendable], maximumDepth: Int) {
+        self.sortKeys = sortKeys
+        self.userInfo = userInfo
+        self.maximumDepth = maximumDepth
+    }
+}

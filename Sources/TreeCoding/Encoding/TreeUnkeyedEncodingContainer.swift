@@ -1,0 +1,93 @@
+/// Unkeyed container of ``TreeEncoderImpl``: elements are appended in order.
+struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
+    let encoder: TreeEncoderImpl
+    let buffer: UnkeyedBuffer
+    let path: CodingPathNode?
+
+    var pathNode: CodingPathNode { path ?? encoder.pathNode }
+    var codingPath: [any CodingKey] { pathNode.path }
+    var count: Int { buffer.values.count }
+
+    private var indexStep: PathStep { .index(buffer.values.count) }
+
+    mutating func encodeNil() throws { buffer.values.append(.nil) }
+    mutating func encode(_ value: Bool) throws { buffer.values.append(.bool(value)) }
+    mutating func encode(_ value: String) throws { buffer.values.append(.string(value)) }
+    mutating func encode(_ value: Double) throws { buffer.values.append(.double(value)) }
+    mutating func encode(_ value: Float) throws { buffer.values.append(.float(value)) }
+    mutating func encode(_ value: Int) throws { buffer.values.append(.int(value)) }
+    mutating func encode(_ value: Int8) throws { buffer.values.append(.int8(value)) }
+    mutating func encode(_ value: Int16) throws { buffer.values.append(.int16(value)) }
+    mutating func encode(_ value: Int32) throws { buffer.values.append(.int32(value)) }
+    mutating func encode(_ value: Int64) throws { buffer.values.append(.int64(value)) }
+    mutating func encode(_ value: UInt) throws { buffer.values.append(.uint(value)) }
+    mutating func encode(_ value: UInt8) throws { buffer.values.append(.uint8(value)) }
+    mutating func encode(_ value: UInt16) throws { buffer.values.append(.uint16(value)) }
+    mutating func encode(_ value: UInt32) throws { buffer.values.append(.uint32(value)) }
+    mutating func encode(_ value: UInt64) throws { buffer.values.append(.uint64(value)) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let step = indexStep
+        if let path {
+            let holder = TreeEncoderImpl(
+                options: encoder.options, parentPath: path, step: nil, depth: max(encoder.depth, path.depth))
+            buffer.values.append(try holder.encodeValue(value, step: step))
+        } else {
+            buffer.values.append(try encoder.encodeValue(value, step: step))
+        }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let child = KeyedBuffer(sortKeys: encoder.options.sortKeys)
+        let nestedPath = pathNode.appending(indexStep)
+        buffer.appendPending(.keyed(child))
+        return KeyedEncodingContainer(TreeKeyedEncodingContainer<NestedKey>(encoder: encoder, buffer: child, path: nestedPath))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let child = UnkeyedBuffer()
+        let nestedPath = pathNode.appending(indexStep)
+        buffer.appendPending(.unkeyed(child))
+        return TreeUnkeyedEncodingContainer(encoder: encoder, buffer: child, path: nestedPath)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let child = TreeEncoderImpl(
+            options: encoder.options, parentPath: pathNode, step: indexStep, depth: encoder.depth + 1)
+        buffer.appendPending(.encoder(child))
+        return child
+    }
+}
+
+/// Single-value container of ``TreeEncoderImpl``: the value is marked ``BinaryValue/single(_:)``.
+struct TreeSingleValueEncodingContainer: SingleValueEncodingContainer {
+    let encoder: TreeEncoderImpl
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    private func store(_ value: BinaryValue) {
+        if case .value = encoder.storage {
+            encoder.noteMisuse("a single-value container was encoded twice")
+        }
+        encoder.storage = .value(value)
+    }
+
+    mutating func encodeNil() throws { store(.nil) }
+    mutating func encode(_ value: Bool) throws { store(.single(.bool(value))) }
+    mutating func encode(_ value: String) throws { store(.single(.string(value))) }
+    mutating func encode(_ value: Double) throws { store(.single(.double(value))) }
+    mutating func encode(_ value: Float) throws { store(.single(.float(value))) }
+    mutating func encode(_ value: Int) throws { store(.single(.int(value))) }
+    mutating func encode(_ value: Int8) throws { store(.single(.int8(value))) }
+    mutating func encode(_ value: Int16) throws { store(.single(.int16(value))) }
+    mutating func encode(_ value: Int32) throws { store(.single(.int32(value))) }
+    mutating func encode(_ value: Int64) throws { store(.single(.int64(value))) }
+    mutating func encode(_ value: UInt) throws { store(.single(.uint(value))) }
+    mutating func encode(_ value: UInt8) throws { store(.single(.uint8(value))) }
+    mutating func encode(_ value: UInt16) throws { store(.single(.uint16(value))) }
+    mutating func encode(_ value: UInt32) throws { store(.single(.uint32(value))) }
+    mutating func encode(_ value: UInt64) throws { store(.single(.uint64(value))) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        store(.single(try encoder.encodeValue(value, step: nil)))
+    }
+}

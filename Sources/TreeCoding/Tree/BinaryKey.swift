@@ -1,0 +1,72 @@
+/// A key of a keyed container in the tree.
+///
+/// A key is written as an integer when it has an `intValue`, else as its string. Two keys are equal
+/// when they are written the same: by `intValue` if either has one, else by `stringValue`. The
+/// `stringValue` of an integer key is kept for sorting and display (the `super` key is `0`/"super").
+public struct BinaryKey: CodingKey, Hashable, Sendable, CustomStringConvertible, Comparable {
+    public let stringValue: String
+    public let intValue: Int?
+
+    /// A string key.
+    public init(stringValue: String) {
+        self.stringValue = stringValue
+        self.intValue = nil
+    }
+
+    /// An integer key; its string value is the decimal form of the integer.
+    public init(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
+    }
+
+    /// A key with both forms, like a `CodingKey` enum with `Int` raw values.
+    public init(stringValue: String, intValue: Int?) {
+        self.stringValue = stringValue
+        self.intValue = intValue
+    }
+
+    /// The tree key for any coding key.
+    @inline(__always)
+    public init(_ key: some CodingKey) {
+        self.stringValue = key.stringValue
+        self.intValue = key.intValue
+    }
+
+    /// The key `superEncoder()` and `superDecoder()` use: integer `0`, named "super".
+    public static let `super` = BinaryKey(stringValue: "super", intValue: 0)
+
+    public static func == (lhs: BinaryKey, rhs: BinaryKey) -> Bool {
+        if lhs.intValue != nil || rhs.intValue != nil { return lhs.intValue == rhs.intValue }
+        return lhs.stringValue == rhs.stringValue
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        if let intValue {
+            hasher.combine(0 as UInt8)
+            hasher.combine(intValue)
+        } else {
+            hasher.combine(1 as UInt8)
+            hasher.combine(stringValue)
+        }
+    }
+
+    /// The order `sortKeysDuringEncoding` uses: by integer value when both keys have one,
+    /// else by string value (then integer keys first, to make the order total).
+    public static func < (lhs: BinaryKey, rhs: BinaryKey) -> Bool {
+        if let l = lhs.intValue, let r = rhs.intValue { return l < r }
+        if lhs.stringValue != rhs.stringValue { return lhs.stringValue < rhs.stringValue }
+        return lhs.intValue != nil && rhs.intValue == nil
+    }
+
+    public var description: String {
+        if let intValue {
+            return stringValue == String(intValue) ? "\(intValue)" : "\(intValue) (\"\(stringValue)\")"
+        }
+        return "\"\(stringValue)\""
+    }
+}
+
+extension BinaryKey: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    public init(stringLiteral value: String) { self.init(stringValue: value) }
+    public init(integerLiteral value: Int) { self.init(intValue: value) }
+}

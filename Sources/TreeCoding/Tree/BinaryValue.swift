@@ -1,0 +1,96 @@
+public import Foundation
+
+/// A node of the value tree that sits between a `Codable` value and its bytes.
+///
+/// A tree keeps everything the wire formats need, so serializing a tree gives exactly the bytes
+/// that encoding the value directly gives:
+/// - every integer leaf keeps its exact width and its ``IntegerEncoding``;
+/// - arrays and sets of primitives are one ``packed(_:)`` node holding an unboxed Swift array;
+/// - keyed containers keep their insertion order (``KeyedFields``);
+/// - values that went through a single-value container (``single(_:)``) or an `Optional`
+///   (``optional(_:)``) are marked, because the formats write them differently.
+///
+/// You can build a tree by hand, with literals where natural:
+/// ```swift
+/// let tree: BinaryValue = ["sender": "Alice", "isRead": true, "unreadCount": 42]
+/// ```
+public enum BinaryValue: Hashable, Sendable {
+    /// No value: written by `encodeNil()` in an unkeyed or single-value container.
+    case `nil`
+    case bool(Bool)
+    case int8(Int8)
+    case uint8(UInt8)
+    case int16(Int16, IntegerEncoding = .fixed)
+    case uint16(UInt16, IntegerEncoding = .fixed)
+    case int32(Int32, IntegerEncoding = .zigZag)
+    case uint32(UInt32, IntegerEncoding = .varint)
+    case int64(Int64, IntegerEncoding = .zigZag)
+    case uint64(UInt64, IntegerEncoding = .varint)
+    case int(Int, IntegerEncoding = .zigZag)
+    case uint(UInt, IntegerEncoding = .varint)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    case data(Data)
+    /// A homogeneous array (or set) of primitives, stored unboxed.
+    case packed(PackedArray)
+    /// An unkeyed container: elements in order.
+    case unkeyed([BinaryValue])
+    /// A keyed container: fields in insertion order, one value per key.
+    case keyed(KeyedFields)
+    /// A value written through a (non-optional) single-value container,
+    /// such as a `RawRepresentable` enum, `Date` or `UUID`.
+    indirect case single(BinaryValue)
+    /// An `Optional`: `.optional(nil)` is `Optional.none`.
+    indirect case optional(BinaryValue?)
+}
+
+/// How an integer leaf is written.
+public enum IntegerEncoding: String, Hashable, Sendable, CaseIterable {
+    /// Little-endian, in the full width of the type.
+    case fixed
+    /// Unsigned base-128 varint of the bit pattern.
+    case varint
+    /// Zig-zag mapped, then varint.
+    case zigZag
+}
+
+extension BinaryValue {
+    /// The empty keyed container.
+    public static var emptyKeyed: BinaryValue { .keyed(KeyedFields()) }
+
+    /// Whether this node is `.nil` or `.optional(nil)`.
+    public var isNil: Bool {
+        switch self {
+        case .nil, .optional(.none): return true
+        default: return false
+        }
+    }
+
+    /// A short name of the node's kind, used in descriptions and error messages.
+    public var kindName: String {
+        switch self {
+        case .nil: return "nil"
+        case .bool: return "Bool"
+        case .int8: return "Int8"
+        case .uint8: return "UInt8"
+        case .int16: return "Int16"
+        case .uint16: return "UInt16"
+        case .int32: return "Int32"
+        case .uint32: return "UInt32"
+        case .int64: return "Int64"
+        case .uint64: return "UInt64"
+        case .int: return "Int"
+        case .uint: return "UInt"
+        case .float: return "Float"
+        case .double: return "Double"
+        case .string: return "String"
+        case .data: return "Data"
+        case .packed(let p): return "[\(p.elementKindName)]"
+        case .unkeyed: return "unkeyed"
+        case .keyed: return "keyed"
+        case .single: return "single"
+        case .optional: return "optional"
+        }
+    }
+}
