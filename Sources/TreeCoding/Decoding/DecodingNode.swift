@@ -26,6 +26,13 @@ package protocol DecodingNode {
     mutating func decodeScalar(_ kind: ScalarKind) throws -> BinaryValue
     /// Reads a packed array or set of primitives.
     mutating func decodePacked(_ kind: PackedArray.Kind) throws -> PackedArray
+    /// Called after the content returned by ``optionalContent()`` has been decoded, so formats
+    /// that find a value's extent by reading it can check that nothing is left over.
+    func finishContent(_ content: Self) throws
+}
+
+extension DecodingNode {
+    package func finishContent(_ content: Self) throws {}
 }
 
 /// A keyed container opened on a node.

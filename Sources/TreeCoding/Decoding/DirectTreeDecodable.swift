@@ -69,6 +69,16 @@ extension Optional: DirectTreeDecodable where Wrapped: Decodable {
         from node: inout N, impl: TreeDecoderImpl<N>, parent: CodingPathNode, step: PathStep?
     ) throws -> Wrapped? {
         guard var content = try node.optionalContent() else { return nil }
-        return try impl.decodeValue(Wrapped.self, from: &content, parent: parent, step: step)
+        let value = try impl.decodeValue(Wrapped.self, from: &content, parent: parent, step: step)
+        try node.finishContent(content)
+        return value
     }
 }
+
+extension SIMD2: ElementHinted where Scalar: ScalarDecodable { static var elementHint: ScalarKind { Scalar.scalarKind } }
+extension SIMD3: ElementHinted where Scalar: ScalarDecodable { static var elementHint: ScalarKind { Scalar.scalarKind } }
+extension SIMD4: ElementHinted where Scalar: ScalarDecodable { static var elementHint: ScalarKind { Scalar.scalarKind } }
+extension SIMD8: ElementHinted where Scalar: ScalarDecodable { static var elementHint: ScalarKind { Scalar.scalarKind } }
+extension SIMD16: ElementHinted where Scalar: ScalarDecodable { static var elementHint: ScalarKind { Scalar.scalarKind } }
+extension SIMD32: ElementHinted where Scalar: ScalarDecodable { static var elementHint: ScalarKind { Scalar.scalarKind } }
+extension SIMD64: ElementHinted where Scalar: ScalarDecodable { static var elementHint: ScalarKind { Scalar.scalarKind } }

@@ -115,6 +115,10 @@ struct RecordingNode<Base: DecodingNode>: DecodingNode {
         return leaf
     }
 
+    func finishContent(_ content: RecordingNode<Base>) throws {
+        try base.finishContent(content.base)
+    }
+
     mutating func decodePacked(_ kind: PackedArray.Kind) throws -> PackedArray {
         let packed = try base.decodePacked(kind)
         slot.content = .leaf(.packed(packed))

@@ -1,0 +1,178 @@
+import Foundation
+import TreeCoding
+
+/// Serializes a tree in the legacy v2 format, with the same size-then-write scheme as v3.
+///
+/// A node is written in one of three contexts:
+/// - `raw`: the top level, or the content of a length-delimited value: just the bytes;
+/// - `element`: in an unkeyed container or after an optional's flag: varint and fixed-size
+///   values as they are, length-delimited values (strings, data, containers) with a varint length;
+/// - `field`: the value of a key: like `element`, but optionals and nil are length-delimited too.
+/// An optional is its flag (`01` present, `00` nil) followed by the wrapped value as an element.
+/// A `.single` wrapper adds nothing.
+struct V2Writer {
+    enum Context { case raw, element, field }
+
+    private var sizes: [Int] = []
+    private var cursor = 0
+    let nilIndexSets: Bool
+
+    static func serialize(_ tree: BinaryValue, nilIndexSets: Bool) throws -> Data {
+        var writer = V2Writer(nilIndexSets: nilIndexSets)
+        let total = try writer.measure(tree, .raw)
+        return try Output.make(count: total) { w in writer.write(tree, .raw, to: &w) }
+    }
+
+    private init(nilIndexSets: Bool) { self.nilIndexSets = nilIndexSets }
+
+    // MARK: Size pass
+
+    /// The size of `value` in `context`; records the body size of every non-leaf node.
+    private mutating func measure(_ value: BinaryValue, _ context: Context) throws -> Int {
+        if let leaf = Scalars.size(of: value) {
+            switch value {
+            case .string, .data: return context == .raw ? leaf : varintSize(UInt64(leaf)) + leaf
+            default: return leaf
+            }
+        }
+        if case .single(let inner) = value { return try measure(inner, context) }
+        let slot = sizes.count
+        sizes.append(0)
+        var body = 0
+        var delimitedInElement = true
+        switch value {
+        case .nil, .optional(.none):
+            body = 1
+            delimitedInElement = false
+        case .optional(.some(let inner)):
+            body = 1 + (try measure(inner, .element))
+            delimitedInElement = false
+        case .packed(let p):
+            body = Scalars.size(of: p)
+        case .unkeyed(let elements):
+            body = try unkeyedBodySize(elements)
+        case .keyed(let fields):
+            for i in fields.indices {
+                let v = fields.values[i]
+                body += try keySize(fields.keys[i], V2WireType.of(v)) + measure(v, .field)
+            }
+        default:
+            break
+        }
+        sizes[slot] = body
+        switch context {
+        case .raw: return body
+        case .element: return delimitedInElement ? varintSize(UInt64(body)) + body : body
+        case .field: return varintSize(UInt64(body)) + body
+        }
+    }
+
+    private mutating func unkeyedBodySize(_ elements: [BinaryValue]) throws -> Int {
+        var body = 0
+        var nils: [Int] = []
+        for (i, e) in elements.enumerated() {
+            if Self.isExplicitNil(e) {
+                nils.append(i)
+                continue
+            }
+            body += try measure(e, .element)
+        }
+        if nilIndexSets {
+            body += varintSize(UInt64(nils.count)) + nils.reduce(0) { $0 + varintSize(UInt64($1)) }
+        } else if let first = nils.first {
+            throw EncodingError.invalidValue(
+                BinaryValue.nil,
+                .init(
+                    codingPath: [BinaryKey(stringValue: "Index \(first)", intValue: first)],
+                    debugDescription: """
+                        The v2 format cannot store encodeNil() in an unkeyed container unless \
+                        prependNilIndexSetForUnkeyedContainers is set on the encoder (and the decoder).
+                        """))
+        }
+        return body
+    }
+
+    /// An element written with `encodeNil()` (not an `Optional`), which v2 keeps in the nil index set.
+    private static func isExplicitNil(_ value: BinaryValue) -> Bool {
+        switch value {
+        case .nil: return true
+        case .single(let inner): return isExplicitNil(inner)
+        default: return false
+        }
+    }
+
+    private func keySize(_ key: BinaryKey, _ type: V2WireType) throws -> Int {
+        if let i = key.intValue {
+            return varintSize(try Self.intKeyBits(i, type))
+        }
+        let n = key.stringValue.utf8.count
+        return varintSize(UInt64(n) << 4 | 8 | UInt64(type.rawValue)) + n
+    }
+
+    /// Integer keys are written as `varint(key << 4 | 0 | wireType)`.
+    static func intKeyBits(_ key: Int, _ type: V2WireType) throws -> UInt64 {
+        guard key >= 0, key < 1 << 59 else {
+            throw EncodingError.invalidValue(
+                key, .init(codingPath: [], debugDescription: "Integer key \(key) is outside 0..<2^59, which v2 can write."))
+        }
+        return UInt64(key) << 4 | UInt64(type.rawValue)
+    }
+
+    // MARK: Write pass
+
+    private mutating func write(_ value: BinaryValue, _ context: Context, to w: inout ByteWriter) {
+        if Scalars.size(of: value) != nil {
+            switch value {
+            case .string(let s) where context != .raw: w.varint(UInt64(s.utf8.count))
+            case .data(let d) where context != .raw: w.varint(UInt64(d.count))
+            default: break
+            }
+            Scalars.write(value, to: &w)
+            return
+        }
+        if case .single(let inner) = value {
+            write(inner, context, to: &w)
+            return
+        }
+        let body = sizes[cursor]
+        cursor += 1
+        switch value {
+        case .nil, .optional(.none):
+            if context == .field { w.varint(UInt64(body)) }
+            w.byte(0)
+        case .optional(.some(let inner)):
+            if context == .field { w.varint(UInt64(body)) }
+            w.byte(1)
+            write(inner, .element, to: &w)
+        case .packed(let p):
+            if context != .raw { w.varint(UInt64(body)) }
+            Scalars.write(p, to: &w)
+        case .unkeyed(let elements):
+            if context != .raw { w.varint(UInt64(body)) }
+            if nilIndexSets {
+                let nils = elements.indices.filter { Self.isExplicitNil(elements[$0]) }
+                w.varint(UInt64(nils.count))
+                for i in nils { w.varint(UInt64(i)) }
+            }
+            for e in elements where !Self.isExplicitNil(e) { write(e, .element, to: &w) }
+        case .keyed(let fields):
+            if context != .raw { w.varint(UInt64(body)) }
+            for i in fields.indices {
+                let v = fields.values[i]
+                writeKey(fields.keys[i], V2WireType.of(v), to: &w)
+                write(v, .field, to: &w)
+            }
+        default:
+            break
+        }
+    }
+
+    private func writeKey(_ key: BinaryKey, _ type: V2WireType, to w: inout ByteWriter) {
+        if let i = key.intValue {
+            w.varint(UInt64(i) << 4 | UInt64(type.rawValue))
+        } else {
+            w.varint(UInt64(key.stringValue.utf8.count) << 4 | 8 | UInt64(type.rawValue))
+            w.string(key.stringValue)
+        }
+    }
+}
