@@ -34,9 +34,10 @@ final class RecordSlot {
         case .empty: return nil
         case .leaf(let v): return v
         case .keyed(let r):
+            // Stored order, whatever order the type asked in.
             var fields = KeyedFields()
-            for (key, slot) in zip(r.keys, r.slots) {
-                if let v = slot.resolved { fields.set(v, for: key) }
+            for i in r.storedOrder() {
+                if let v = r.slots[i].resolved { fields.set(v, for: r.keys[i]) }
             }
             return .keyed(fields)
         case .unkeyed(let r):
@@ -50,6 +51,17 @@ final class RecordSlot {
 final class KeyedRecord {
     var keys: [BinaryKey] = []
     var slots: [RecordSlot] = []
+    /// The keys as stored, to order the recorded fields.
+    let stored: [BinaryKey]
+
+    init(stored: [BinaryKey]) { self.stored = stored }
+
+    /// Positions of the recorded keys, sorted by where they are stored.
+    func storedOrder() -> [Int] {
+        var position: [BinaryKey: Int] = [:]
+        for (i, k) in stored.enumerated() where position[k] == nil { position[k] = i }
+        return keys.indices.sorted { (position[keys[$0]] ?? Int.max, $0) < (position[keys[$1]] ?? Int.max, $1) }
+    }
 
     func slot(for key: BinaryKey) -> RecordSlot {
         if let i = keys.firstIndex(of: key) { return slots[i] }
@@ -77,7 +89,7 @@ struct RecordingNode<Base: DecodingNode>: DecodingNode {
         if case .keyed(let existing) = slot.content {
             return RecordingKeyedView(base: view, record: existing)
         }
-        let record = KeyedRecord()
+        let record = KeyedRecord(stored: view.allKeys)
         slot.content = .keyed(record)
         return RecordingKeyedView(base: view, record: record)
     }

@@ -36,10 +36,12 @@ struct ProjectCodec: VecCodec, TreeCodec {
     var encoder: BinaryEncoder
     var decoder: BinaryDecoder
 
-    init(format: BinaryFormat, sorted: Bool = true) {
+    init(format: BinaryFormat, sorted: Bool = true, nilIndexSets: Bool = false) {
         encoder = BinaryEncoder(format: format)
         encoder.sortKeysDuringEncoding = sorted
+        encoder.prependNilIndexSetForUnkeyedContainers = nilIndexSets
         decoder = BinaryDecoder(format: format)
+        decoder.prependNilIndexSetForUnkeyedContainers = nilIndexSets
     }
 
     func encode<T: Encodable>(_ value: T) throws -> [UInt8] { Array(try encoder.encode(value)) }
