@@ -72,12 +72,19 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
 }
 
 /// Limits that keep any input from exhausting the stack or memory.
+///
+/// Whatever the limits, no allocation is ever sized from a count read off the wire: lengths are
+/// checked against the bytes that remain before anything is reserved.
 public struct DecodingLimits: Hashable, Sendable {
     /// The deepest nesting of containers accepted (default 512); deeper input throws
     /// `DecodingError.dataCorrupted` instead of overflowing the stack.
     public var maximumDepth: Int = 512
+    /// The largest element a stream or file decoder waits for (default 256 MiB); a larger
+    /// length prefix throws instead of buffering without bound.
+    public var maximumElementSize: Int = 256 << 20
 
-    public init(maximumDepth: Int = 512) {
+    public init(maximumDepth: Int = 512, maximumElementSize: Int = 256 << 20) {
         self.maximumDepth = maximumDepth
+        self.maximumElementSize = maximumElementSize
     }
 }

@@ -82,7 +82,11 @@ struct ByteReader {
         let start = offset
         let v = try varint()
         guard v <= UInt64(remaining) else {
-            throw WireFormatError(.truncated, "\(what) of \(v) bytes exceeds the \(remaining) bytes that remain", offset: start)
+            var error = WireFormatError(.truncated, "\(what) of \(v) bytes exceeds the \(remaining) bytes that remain", offset: start)
+            error.regionEnd = end
+            let (sum, overflow) = offset.addingReportingOverflow(Int(clamping: v))
+            error.requiredEnd = overflow ? Int.max : sum
+            throw error
         }
         return Int(truncatingIfNeeded: v)
     }
@@ -114,6 +118,8 @@ struct ByteReader {
 
     @inline(never)
     func truncated(_ what: String, at position: Int? = nil) -> WireFormatError {
-        WireFormatError(.truncated, "the data ends before \(what)", offset: position ?? offset)
+        var error = WireFormatError(.truncated, "the data ends before \(what)", offset: position ?? offset)
+        error.regionEnd = end
+        return error
     }
 }

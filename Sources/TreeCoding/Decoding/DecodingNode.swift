@@ -131,6 +131,11 @@ public struct WireFormatError: Error, Hashable, Sendable, CustomStringConvertibl
     /// Byte offset in the input where the problem was found, if the input was bytes.
     public let offset: Int?
     public let message: String
+    /// For `truncated`: the end of the region that was being read (the input, or an enclosing
+    /// length-delimited value), and the end the read needed. Stream decoders use these to tell
+    /// "wait for more bytes" from corrupt data.
+    package var regionEnd: Int?
+    package var requiredEnd: Int?
 
     public init(_ code: Code, _ message: String, offset: Int? = nil) {
         self.code = code

@@ -31,9 +31,17 @@ package final class TreeDecoderImpl<Node: DecodingNode>: Decoder {
     }
 
     /// Decodes a whole input.
-    package static func decodeRoot<T: Decodable>(_ type: T.Type, from node: Node, options: DecodingOptions) throws -> T {
+    ///
+    /// With `throughDecodable`, the root is read by the type's own `init(from:)` even when it is a
+    /// primitive, array or optional, the mirror of `TreeEncoder.encodeTree(_:throughEncodable:)`.
+    package static func decodeRoot<T: Decodable>(
+        _ type: T.Type, from node: Node, options: DecodingOptions, throughDecodable: Bool = false
+    ) throws -> T {
         let impl = TreeDecoderImpl(node: node, options: options)
         var root = node
+        if throughDecodable {
+            return try impl.decodeWithInit(T.self, from: &root, parent: .root, step: nil)
+        }
         return try impl.decodeValue(T.self, from: &root, parent: .root, step: nil)
     }
 
@@ -95,7 +103,7 @@ package final class TreeDecoderImpl<Node: DecodingNode>: Decoder {
         return result
     }
 
-    private func decodeWithInit<T: Decodable>(
+    func decodeWithInit<T: Decodable>(
         _ type: T.Type, from node: inout Node, parent: CodingPathNode, step: PathStep?
     ) throws -> T {
         guard depth < options.maximumDepth else {

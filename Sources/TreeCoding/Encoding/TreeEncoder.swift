@@ -24,9 +24,16 @@ public struct TreeEncoder: EncodesToTree, Sendable {
     ///   or an error thrown by the value's own `encode(to:)`).
     /// - Complexity: O(n) in the size of the value.
     public func encodeTree<T: Encodable>(_ value: T) throws -> BinaryValue {
+        try encodeTree(value, throughEncodable: false)
+    }
+
+    /// With `throughEncodable`, the root value is encoded by its own `encode(to:)` even when it is
+    /// a primitive, array or optional (a `[Int]` becomes an unkeyed container of `Int`s, an `Int`
+    /// a single value), as v3 stream elements are written.
+    package func encodeTree<T: Encodable>(_ value: T, throughEncodable: Bool) throws -> BinaryValue {
         let options = EncodingOptions(
             sortKeys: sortKeysDuringEncoding, userInfo: userInfo, maximumDepth: maximumDepth)
-        return try TreeEncoderImpl.encodeRoot(value, options: options)
+        return try TreeEncoderImpl.encodeRoot(value, options: options, throughEncodable: throughEncodable)
     }
 }
 

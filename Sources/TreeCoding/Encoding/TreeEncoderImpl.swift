@@ -27,9 +27,9 @@ final class TreeEncoderImpl: Encoder {
         self.depth = depth
     }
 
-    static func encodeRoot<T: Encodable>(_ value: T, options: EncodingOptions) throws -> BinaryValue {
+    static func encodeRoot<T: Encodable>(_ value: T, options: EncodingOptions, throughEncodable: Bool) throws -> BinaryValue {
         let root = TreeEncoderImpl(options: options, parentPath: .root, step: nil, depth: 0)
-        return try root.encodeValue(value, step: nil)
+        return throughEncodable ? try root.encodeWithChild(value, step: nil) : try root.encodeValue(value, step: nil)
     }
 
     /// This encoder's position in the value.

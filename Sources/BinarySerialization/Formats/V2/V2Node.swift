@@ -111,7 +111,9 @@ struct V2Node: DecodingNode {
         }
         let at = cursor.offset
         guard at < cursor.end else {
-            throw WireFormatError(.truncated, "the data ends before the flag of an optional", offset: at)
+            var error = WireFormatError(.truncated, "the data ends before the flag of an optional", offset: at)
+            error.regionEnd = cursor.end
+            throw error
         }
         switch buffer[at] {
         case 0:

@@ -17,10 +17,10 @@ struct V2Writer {
     private var cursor = 0
     let nilIndexSets: Bool
 
-    static func serialize(_ tree: BinaryValue, nilIndexSets: Bool) throws -> Data {
+    static func serialize(_ tree: BinaryValue, nilIndexSets: Bool, context: Context = .raw) throws -> Data {
         var writer = V2Writer(nilIndexSets: nilIndexSets)
-        let total = try writer.measure(tree, .raw)
-        return try Output.make(count: total) { w in writer.write(tree, .raw, to: &w) }
+        let total = try writer.measure(tree, context)
+        return try Output.make(count: total) { w in writer.write(tree, context, to: &w) }
     }
 
     private init(nilIndexSets: Bool) { self.nilIndexSets = nilIndexSets }

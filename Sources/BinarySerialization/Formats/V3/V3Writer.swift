@@ -19,6 +19,14 @@ struct V3Writer {
         return try Output.make(count: total) { w in writer.writeRaw(tree, to: &w) }
     }
 
+    /// Serializes a tree as one element of a container or stream: `varint(length << 1)` and the
+    /// bytes, or `01` for nil.
+    static func serializeElement(_ tree: BinaryValue) throws -> Data {
+        var writer = V3Writer()
+        let total = try writer.elementSize(tree)
+        return try Output.make(count: total) { w in writer.writeElement(tree, to: &w) }
+    }
+
     // MARK: Size pass
 
     /// The size of `value` written raw; records the size of every non-leaf node.

@@ -1,0 +1,79 @@
+public import Foundation
+
+/// Reads the elements of a file written by ``BinaryFileEncoder`` one by one, without loading the
+/// whole file.
+///
+/// If the file ends inside an element (say, the writer crashed mid-write), reading reports it:
+/// by default as an error after the complete elements, never as a value.
+/// Set `skipsTruncatedLastElement` to recover the complete elements silently instead.
+public final class BinaryFileDecoder<Element: Decodable> {
+    private var stream: BinaryStreamDecoder<Element>
+    private var handle: FileHandle?
+    private var reachedEnd = false
+    /// Read size for each chunk of the file.
+    let chunkSize: Int
+    /// The file being read.
+    public let url: URL
+    /// Ignore an incomplete element at the end of the file instead of throwing.
+    public var skipsTruncatedLastElement: Bool
+
+    /// Opens the file at `url` for reading.
+    ///
+    /// - Throws: a Foundation error if the file cannot be opened.
+    public init(
+        fileAt url: URL, decoder: BinaryDecoder = BinaryDecoder(), skipsTruncatedLastElement: Bool = false
+    ) throws {
+        self.url = url
+        self.stream = BinaryStreamDecoder(decoder: decoder)
+        self.skipsTruncatedLastElement = skipsTruncatedLastElement
+        self.chunkSize = 64 << 10
+        self.handle = try FileHandle(forReadingFrom: url)
+    }
+
+    deinit { try? handle?.close() }
+
+    /// The next element, or `nil` at the end of the file.
+    ///
+    /// - Throws: `DecodingError` for corrupt data, or `DecodingError.dataCorrupted` with an
+    ///   ``IncompleteElementError`` if the file ends inside an element (unless skipped).
+    public func readElement() throws -> Element? {
+        while true {
+            if let element = try stream.decodeElement() { return element }
+            if reachedEnd {
+                if stream.hasPartialElement && !skipsTruncatedLastElement { try stream.finish() }
+                return nil
+            }
+            guard let handle else { return nil }
+            let chunk = try handle.read(upToCount: chunkSize) ?? Data()
+            if chunk.isEmpty {
+                reachedEnd = true
+                try? handle.close()
+                self.handle = nil
+            } else {
+                stream.add(chunk)
+            }
+        }
+    }
+
+    /// Calls `body` with each remaining element, in order.
+    public func read(_ body: (Element) throws -> Void) throws {
+        while let element = try readElement() { try body(element) }
+    }
+
+    /// All remaining elements.
+    public func readAll() throws -> [Element] {
+        var out: [Element] = []
+        try read { out.append($0) }
+        return out
+    }
+
+    /// The number of elements read so far.
+    public var elementsRead: Int { stream.decodedCount }
+
+    /// Closes the file.
+    public func close() {
+        try? handle?.close()
+        handle = nil
+        reachedEnd = true
+    }
+}

@@ -1,0 +1,210 @@
+public import Foundation
+
+/// Splits a stream of framed elements (from ``BinaryStreamEncoder``) back into values, whatever
+/// chunks the bytes arrive in.
+///
+/// ```swift
+/// var stream = BinaryStreamDecoder<Message>()
+/// for chunk in chunks {
+///     stream.add(chunk)
+///     for message in try stream.decodeElements() { handle(message) }
+/// }
+/// try stream.finish()     // throws if the input ended inside an element
+/// ```
+/// Consumed bytes are dropped, so memory stays bounded by the largest element (and
+/// ``DecodingLimits/maximumElementSize`` bounds that).
+public struct BinaryStreamDecoder<Element: Decodable>: Sendable {
+    /// The decoder (and so the format and limits) used for each element.
+    public var decoder: BinaryDecoder
+    private var storage: [UInt8] = []
+    private var start = 0
+    /// Bytes needed before another attempt can succeed (v2: learned from a length prefix).
+    private var awaitedCount = 0
+    /// The number of elements decoded so far.
+    public private(set) var decodedCount = 0
+
+    /// A stream decoder that decodes elements with `decoder`.
+    public init(decoder: BinaryDecoder = BinaryDecoder()) {
+        self.decoder = decoder
+    }
+
+    /// Bytes received but not yet decoded.
+    public var bufferedByteCount: Int { storage.count - start }
+
+    /// Whether bytes of an incomplete element are waiting for more input.
+    public var hasPartialElement: Bool { bufferedByteCount > 0 }
+
+    /// Adds received bytes.
+    public mutating func add(_ data: Data) {
+        compact()
+        storage.append(contentsOf: data)
+    }
+
+    /// Adds received bytes.
+    public mutating func add(_ bytes: [UInt8]) {
+        compact()
+        storage.append(contentsOf: bytes)
+    }
+
+    /// Drops consumed bytes once they are a large part of the buffer.
+    private mutating func compact() {
+        guard start > 0 else { return }
+        if start == storage.count {
+            storage.removeAll(keepingCapacity: storage.capacity <= 1 << 20)
+            start = 0
+        } else if start >= 4096, start * 2 >= storage.count {
+            storage.removeFirst(start)
+            start = 0
+        }
+    }
+
+    /// Decodes the next element, or returns `nil` if its bytes have not all arrived yet.
+    ///
+    /// - Throws: `DecodingError` if the buffered bytes are not a valid element; the stream cannot
+    ///   continue after that.
+    public mutating func decodeElement() throws -> Element? {
+        guard bufferedByteCount > 0, bufferedByteCount >= awaitedCount else { return nil }
+        let decoder = self.decoder
+        let begin = start
+        let outcome: StreamAttempt<Element> = try storage.withUnsafeBytes { buffer in
+            switch decoder.format {
+            case .v3: return try Self.attemptV3(buffer, begin, decoder)
+            case .v2: return try Self.attemptV2(buffer, begin, decoder)
+            }
+        }
+        switch outcome {
+        case .element(let value, let end):
+            start = end
+            awaitedCount = 0
+            decodedCount += 1
+            compact()
+            return value
+        case .needMore(let required):
+            awaitedCount = required - start
+            return nil
+        }
+    }
+
+    /// Decodes every complete element that is buffered.
+    public mutating func decodeElements() throws -> [Element] {
+        var out: [Element] = []
+        while let e = try decodeElement() { out.append(e) }
+        return out
+    }
+
+    /// Decodes complete elements until the first error, and returns both.
+    public mutating func decodeElementsUntilError() -> (elements: [Element], error: (any Error)?) {
+        var out: [Element] = []
+        do {
+            while let e = try decodeElement() { out.append(e) }
+            return (out, nil)
+        } catch {
+            return (out, error)
+        }
+    }
+
+    /// Call at the end of the input: throws if bytes of an incomplete element are left over.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` whose underlying error is an
+    ///   ``IncompleteElementError`` saying how many elements were complete.
+    public func finish() throws {
+        guard bufferedByteCount > 0 else { return }
+        throw DecodingError.dataCorrupted(
+            .init(
+                codingPath: [],
+                debugDescription: "The input ends inside element \(decodedCount) (\(bufferedByteCount) bytes of it arrived).",
+                underlyingError: IncompleteElementError(completeElements: decodedCount, leftoverBytes: bufferedByteCount)))
+    }
+
+    // MARK: One attempt
+
+    private static func attemptV3(
+        _ buffer: UnsafeRawBufferPointer, _ begin: Int, _ decoder: BinaryDecoder
+    ) throws -> StreamAttempt<Element> {
+        var reader = ByteReader(buffer: buffer, offset: begin, end: buffer.count)
+        let prefix: UInt64
+        do {
+            prefix = try reader.varint()
+        } catch let error as WireFormatError {
+            if error.code == .truncated { return .needMore(required: buffer.count + 1) }
+            throw streamError(error)
+        }
+        let node: V3Node
+        if prefix & 1 == 1 {
+            guard prefix == 1 else {
+                throw streamError(WireFormatError(.invalidBytes, "a nil indicator with a length (prefix \(prefix))", offset: begin))
+            }
+            node = V3Node(buffer: buffer, start: reader.offset, end: reader.offset, context: .nilElement)
+        } else {
+            let length = prefix >> 1
+            guard length <= UInt64(decoder.limits.maximumElementSize) else {
+                throw streamError(WireFormatError(
+                    .limitExceeded, "an element of \(length) bytes exceeds the limit of \(decoder.limits.maximumElementSize)",
+                    offset: begin))
+            }
+            let end = reader.offset + Int(length)
+            guard end <= buffer.count else { return .needMore(required: end) }
+            node = V3Node(buffer: buffer, start: reader.offset, end: end, context: .element)
+        }
+        let value = try TreeDecoderImpl.decodeRoot(Element.self, from: node, options: decoder.options, throughDecodable: true)
+        return .element(value, end: node.end)
+    }
+
+    private static func attemptV2(
+        _ buffer: UnsafeRawBufferPointer, _ begin: Int, _ decoder: BinaryDecoder
+    ) throws -> StreamAttempt<Element> {
+        let cursor = V2Cursor(offset: begin, end: buffer.count)
+        let node = V2Node(buffer: buffer, options: decoder.v2Options, mode: .element(cursor, start: begin))
+        do {
+            let value = try TreeDecoderImpl.decodeRoot(Element.self, from: node, options: decoder.options)
+            guard cursor.offset > begin else {
+                throw streamError(WireFormatError(.invalidBytes, "an element was decoded without reading any bytes", offset: begin))
+            }
+            return .element(value, end: cursor.offset)
+        } catch {
+            // Ran out of buffered bytes (not out of an enclosing value): wait for more.
+            guard let wire = underlyingWireError(error), wire.code == .truncated, wire.regionEnd == buffer.count else {
+                throw error
+            }
+            let required = max(wire.requiredEnd ?? 0, buffer.count + 1)
+            guard required - begin <= decoder.limits.maximumElementSize else {
+                throw streamError(WireFormatError(
+                    .limitExceeded, "an element of \(required - begin) bytes exceeds the limit of \(decoder.limits.maximumElementSize)",
+                    offset: begin))
+            }
+            return .needMore(required: required)
+        }
+    }
+}
+
+enum StreamAttempt<Element> {
+    case element(Element, end: Int)
+    case needMore(required: Int)
+}
+
+/// The low-level error inside a decoding error, if any.
+func underlyingWireError(_ error: any Error) -> WireFormatError? {
+    if let wire = error as? WireFormatError { return wire }
+    switch error as? DecodingError {
+    case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c):
+        return c.underlyingError as? WireFormatError
+    default:
+        return nil
+    }
+}
+
+func streamError(_ wire: WireFormatError) -> DecodingError {
+    .dataCorrupted(.init(codingPath: [], debugDescription: wire.description, underlyingError: wire))
+}
+
+/// The input ended inside an element of a stream or file.
+public struct IncompleteElementError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Elements decoded before the incomplete one.
+    public let completeElements: Int
+    /// Bytes of the incomplete element that were present.
+    public let leftoverBytes: Int
+
+    public var description: String {
+        "the input ends inside an element, after \(completeElements) complete elements (\(leftoverBytes) bytes left over)"
+    }
+}
