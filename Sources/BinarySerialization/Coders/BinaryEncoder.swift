@@ -65,9 +65,10 @@ public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
         let tree = (sortKeysDuringEncoding && !sorted) ? tree.sortingKeys() : tree
         switch format {
         case .v3:
-            return try V3Writer.serialize(tree)
+            return try V3Writer.serialize(tree, maximumDepth: maximumDepth)
         case .v2:
-            return try V2Writer.serialize(tree, nilIndexSets: prependNilIndexSetForUnkeyedContainers)
+            return try V2Writer.serialize(
+                tree, nilIndexSets: prependNilIndexSetForUnkeyedContainers, maximumDepth: maximumDepth)
         }
     }
 }

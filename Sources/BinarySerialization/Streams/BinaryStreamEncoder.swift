@@ -22,11 +22,12 @@ public struct BinaryStreamEncoder<Element: Encodable>: Sendable {
         switch encoder.format {
         case .v3:
             let tree = try encoder.treeEncoder.encodeTree(element, throughEncodable: true)
-            return try V3Writer.serializeElement(encoder.sortKeysDuringEncoding ? tree.sortingKeys() : tree)
+            return try V3Writer.serializeElement(tree, maximumDepth: encoder.maximumDepth)
         case .v2:
             let tree = try encoder.treeEncoder.encodeTree(element)
             return try V2Writer.serialize(
-                tree, nilIndexSets: encoder.prependNilIndexSetForUnkeyedContainers, context: .element)
+                tree, nilIndexSets: encoder.prependNilIndexSetForUnkeyedContainers, maximumDepth: encoder.maximumDepth,
+                context: .element)
         }
     }
 

@@ -15,10 +15,12 @@ struct V2Writer {
 
     private var sizes: [Int] = []
     private var cursor = 0
+    private var depth = DepthGuard()
     let nilIndexSets: Bool
 
-    static func serialize(_ tree: BinaryValue, nilIndexSets: Bool, context: Context = .raw) throws -> Data {
+    static func serialize(_ tree: BinaryValue, nilIndexSets: Bool, maximumDepth: Int, context: Context = .raw) throws -> Data {
         var writer = V2Writer(nilIndexSets: nilIndexSets)
+        writer.depth.limit = maximumDepth
         let total = try writer.measure(tree, context)
         return try Output.make(count: total) { w in writer.write(tree, context, to: &w) }
     }
@@ -50,12 +52,16 @@ struct V2Writer {
         case .packed(let p):
             body = Scalars.size(of: p)
         case .unkeyed(let elements):
+            try depth.enter()
             body = try unkeyedBodySize(elements)
+            depth.leave()
         case .keyed(let fields):
+            try depth.enter()
             for i in fields.indices {
                 let v = fields.values[i]
                 body += try keySize(fields.keys[i], V2WireType.of(v)) + measure(v, .field)
             }
+            depth.leave()
         default:
             break
         }

@@ -12,17 +12,20 @@ struct V3Writer {
     /// Sizes of the non-leaf nodes, in pre-order; filled by `measure`, read back by `write`.
     private var sizes: [Int] = []
     private var cursor = 0
+    private var depth = DepthGuard()
 
-    static func serialize(_ tree: BinaryValue) throws -> Data {
+    static func serialize(_ tree: BinaryValue, maximumDepth: Int) throws -> Data {
         var writer = V3Writer()
+        writer.depth.limit = maximumDepth
         let total = try writer.rawSize(tree)
         return try Output.make(count: total) { w in writer.writeRaw(tree, to: &w) }
     }
 
     /// Serializes a tree as one element of a container or stream: `varint(length << 1)` and the
     /// bytes, or `01` for nil.
-    static func serializeElement(_ tree: BinaryValue) throws -> Data {
+    static func serializeElement(_ tree: BinaryValue, maximumDepth: Int) throws -> Data {
         var writer = V3Writer()
+        writer.depth.limit = maximumDepth
         let total = try writer.elementSize(tree)
         return try Output.make(count: total) { w in writer.writeElement(tree, to: &w) }
     }
@@ -43,11 +46,15 @@ struct V3Writer {
         case .packed(let p):
             total = Scalars.size(of: p)
         case .unkeyed(let elements):
+            try depth.enter()
             for e in elements { total += try elementSize(e) }
+            depth.leave()
         case .keyed(let fields):
+            try depth.enter()
             for i in fields.indices {
                 total += try keySize(fields.keys[i]) + elementSize(fields.values[i])
             }
+            depth.leave()
         default:
             break
         }
@@ -166,4 +173,23 @@ enum Output {
         assert(writer.offset == count, "size pass and write pass disagree")
         return Data(bytesNoCopy: memory, count: count, deallocator: .free)
     }
+}
+
+/// Bounds the nesting of containers a writer recurses into, so a hand-built tree deeper than the
+/// limit is an `EncodingError` rather than a stack overflow.
+struct DepthGuard {
+    var limit = 512
+    private var depth = 0
+
+    @inline(__always)
+    mutating func enter() throws {
+        depth += 1
+        guard depth <= limit else {
+            throw EncodingError.invalidValue(
+                depth, .init(codingPath: [], debugDescription: "The tree is nested deeper than the maximum depth of \(limit)."))
+        }
+    }
+
+    @inline(__always)
+    mutating func leave() { depth -= 1 }
 }
