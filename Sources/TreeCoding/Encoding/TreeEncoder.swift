@@ -8,7 +8,7 @@ public import Foundation
 /// ```
 /// `BinaryEncoder` (module BinarySerialization) uses this encoder for its first stage.
 public struct TreeEncoder: EncodesToTree, Sendable {
-    /// Sort the fields of every keyed container (see ``BinaryKey/<(_:_:)``). Default `false`:
+    /// Sort the fields of every keyed container (see ``KeyedFields/sortedByKey()``). Default `false`:
     /// fields stay in the order they were encoded, which is deterministic.
     public var sortKeysDuringEncoding: Bool = false
     /// Context for `encode(to:)` implementations.

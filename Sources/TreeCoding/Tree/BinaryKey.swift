@@ -3,7 +3,7 @@
 /// A key is written as an integer when it has an `intValue`, else as its string. Two keys are equal
 /// when they are written the same: by `intValue` if either has one, else by `stringValue`. The
 /// `stringValue` of an integer key is kept for sorting and display (the `super` key is `0`/"super").
-public struct BinaryKey: CodingKey, Hashable, Sendable, CustomStringConvertible, Comparable {
+public struct BinaryKey: CodingKey, Hashable, Sendable, CustomStringConvertible {
     public let stringValue: String
     public let intValue: Int?
 
@@ -48,14 +48,6 @@ public struct BinaryKey: CodingKey, Hashable, Sendable, CustomStringConvertible,
             hasher.combine(1 as UInt8)
             hasher.combine(stringValue)
         }
-    }
-
-    /// The order `sortKeysDuringEncoding` uses: by integer value when both keys have one,
-    /// else by string value (then integer keys first, to make the order total).
-    public static func < (lhs: BinaryKey, rhs: BinaryKey) -> Bool {
-        if let l = lhs.intValue, let r = rhs.intValue { return l < r }
-        if lhs.stringValue != rhs.stringValue { return lhs.stringValue < rhs.stringValue }
-        return lhs.intValue != nil && rhs.intValue == nil
     }
 
     public var description: String {

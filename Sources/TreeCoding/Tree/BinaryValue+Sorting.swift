@@ -1,6 +1,6 @@
 extension BinaryValue {
     /// The same tree with the fields of every keyed container sorted
-    /// (see ``BinaryKey/<(_:_:)``), as `sortKeysDuringEncoding` writes them.
+    /// (see ``KeyedFields/sortedByKey()``), as `sortKeysDuringEncoding` writes them.
     public func sortingKeys() -> BinaryValue {
         switch self {
         case .keyed(let fields):

@@ -88,21 +88,51 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
         index = map
     }
 
-    /// The same fields sorted by key (see ``BinaryKey/<(_:_:)``).
+    /// The same fields in the order `sortKeysDuringEncoding` writes.
+    ///
+    /// BinaryCodable compares two keys by integer value when both have one, else by string value.
+    /// That rule alone is not a consistent order when integer and string keys mix (2 < 10 by value,
+    /// "10" < "1a" < "2" by string), so the order is made total this way: integer keys sorted by value,
+    /// string keys sorted by string, and the two lists merged by string value (an integer key first
+    /// on a tie). Every pair of keys the rule can order consistently comes out as the rule says,
+    /// e.g. a field "b" before the `super` key (0, "super") before a field "value".
     public func sortedByKey() -> KeyedFields {
         if keys.count < 2 { return self }
-        var isSorted = true
-        for i in 1..<keys.count where !(keys[i - 1] < keys[i]) {
-            isSorted = false
-            break
-        }
-        if isSorted { return self }
-        let order = keys.indices.sorted { keys[$0] < keys[$1] }
+        let order = Self.sortedOrder(keys)
+        if order.elementsEqual(keys.indices) { return self }
         var out = KeyedFields()
         out.keys = order.map { keys[$0] }
         out.values = order.map { values[$0] }
         out.rebuildIndex()
         return out
+    }
+
+    static func sortedOrder(_ keys: [BinaryKey]) -> [Int] {
+        var ints: [Int] = []
+        var strings: [Int] = []
+        for i in keys.indices {
+            if keys[i].intValue != nil { ints.append(i) } else { strings.append(i) }
+        }
+        ints.sort { (keys[$0].intValue ?? 0, $0) < (keys[$1].intValue ?? 0, $1) }
+        strings.sort { (keys[$0].stringValue, $0) < (keys[$1].stringValue, $1) }
+        if ints.isEmpty { return strings }
+        if strings.isEmpty { return ints }
+        var merged: [Int] = []
+        merged.reserveCapacity(keys.count)
+        var i = 0
+        var s = 0
+        while i < ints.count, s < strings.count {
+            if keys[strings[s]].stringValue < keys[ints[i]].stringValue {
+                merged.append(strings[s])
+                s += 1
+            } else {
+                merged.append(ints[i])
+                i += 1
+            }
+        }
+        merged += ints[i...]
+        merged += strings[s...]
+        return merged
     }
 
     public static func == (lhs: KeyedFields, rhs: KeyedFields) -> Bool {
