@@ -134,14 +134,32 @@ extension BinaryValue: DecodingNode {
 /// A keyed container of a tree.
 package struct TreeKeyedView: KeyedNodeView {
     let fields: KeyedFields
+    /// Key -> position, for large containers.
+    let index: [BinaryKey: Int]?
+
+    init(fields: KeyedFields) {
+        self.fields = fields
+        if fields.count > 16 {
+            var map = [BinaryKey: Int](minimumCapacity: fields.count)
+            for (i, k) in fields.keys.enumerated() where map[k] == nil { map[k] = i }
+            index = map
+        } else {
+            index = nil
+        }
+    }
 
     package var allKeys: [BinaryKey] { fields.keys }
 
+    private func lookup(_ key: BinaryKey) -> Int? {
+        if let index { return index[key] }
+        return fields.position(of: key)
+    }
+
     private func position(_ key: some CodingKey) -> Int? {
         let k = BinaryKey(key)
-        if let p = fields.position(of: k) { return p }
+        if let p = lookup(k) { return p }
         // A hand-built tree may name an integer key by its string.
-        if k.intValue != nil { return fields.position(of: BinaryKey(stringValue: k.stringValue)) }
+        if k.intValue != nil { return lookup(BinaryKey(stringValue: k.stringValue)) }
         return nil
     }
 

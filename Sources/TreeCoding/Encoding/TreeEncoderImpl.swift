@@ -145,30 +145,68 @@ enum PendingChild {
 }
 
 /// The fields of a keyed container under construction.
+///
+/// Repeated keys are found with a 64-bit filter of key hashes (a clear bit proves a key is new,
+/// so most inserts skip the search) and, for large containers, a hash index.
 final class KeyedBuffer {
-    var fields = KeyedFields()
+    var keys: [BinaryKey] = []
+    var values: [BinaryValue] = []
     var pending: [(position: Int, child: PendingChild)] = []
+    private var filter: UInt64 = 0
+    private var index: [BinaryKey: Int]?
     let sortKeys: Bool
 
-    init(sortKeys: Bool) { self.sortKeys = sortKeys }
+    static let indexThreshold = 16
+
+    init(sortKeys: Bool) {
+        self.sortKeys = sortKeys
+        keys.reserveCapacity(8)
+        values.reserveCapacity(8)
+    }
 
     @inline(__always)
-    func set(_ value: BinaryValue, for key: BinaryKey) {
-        let position = fields.set(value, for: key)
-        if !pending.isEmpty { pending.removeAll { $0.position == position } }
+    private static func filterBit(_ key: BinaryKey) -> UInt64 {
+        if let i = key.intValue { return 1 &<< UInt64(UInt(bitPattern: i) & 63) }
+        let utf8 = key.stringValue.utf8
+        let h = utf8.count &* 7 &+ Int(utf8.first ?? 0) &* 3 &+ Int(utf8.last ?? 0)
+        return 1 &<< UInt64(UInt(bitPattern: h) & 63)
+    }
+
+    /// Stores `value` for `key`, replacing an earlier value in place; returns its position.
+    @inline(__always)
+    @discardableResult
+    func set(_ value: BinaryValue, for key: BinaryKey) -> Int {
+        let bit = Self.filterBit(key)
+        if filter & bit != 0, let p = index?[key] ?? (index == nil ? keys.firstIndex(of: key) : nil) {
+            values[p] = value
+            if !pending.isEmpty { pending.removeAll { $0.position == p } }
+            return p
+        }
+        filter |= bit
+        keys.append(key)
+        values.append(value)
+        let p = keys.count - 1
+        if index != nil {
+            index?[key] = p
+        } else if keys.count > Self.indexThreshold {
+            var map = [BinaryKey: Int](minimumCapacity: keys.count * 2)
+            for (i, k) in keys.enumerated() { map[k] = i }
+            index = map
+        }
+        return p
     }
 
     func setPending(_ child: PendingChild, for key: BinaryKey) {
-        let position = fields.set(.nil, for: key)
-        pending.removeAll { $0.position == position }
+        let position = set(.nil, for: key)
         pending.append((position, child))
     }
 
     func finish() throws -> BinaryValue {
         for (position, child) in pending {
-            fields.replaceValue(at: position, with: try child.finish())
+            values[position] = try child.finish()
         }
         pending.removeAll()
+        let fields = KeyedFields(uniqueKeys: keys, values: values)
         return .keyed(sortKeys ? fields.sortedByKey() : fields)
     }
 }

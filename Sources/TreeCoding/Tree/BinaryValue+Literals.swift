@@ -1,5 +1,7 @@
+/// There is deliberately no `nil` literal: with optional subscripts, `tree[3] == nil` would then
+/// compare against the `.nil` node. Write `.nil` for the node.
 extension BinaryValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     /// `true` / `false` is a ``bool(_:)``.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
@@ -13,6 +15,4 @@ extension BinaryValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     public init(arrayLiteral elements: BinaryValue...) { self = .unkeyed(elements) }
     /// A dictionary literal is a ``keyed(_:)`` container, in literal order.
     public init(dictionaryLiteral elements: (BinaryKey, BinaryValue)...) { self = .keyed(KeyedFields(elements)) }
-    /// `nil` is ``nil``.
-    public init(nilLiteral: ()) { self = .nil }
 }

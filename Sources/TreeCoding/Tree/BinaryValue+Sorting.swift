@@ -4,10 +4,8 @@ extension BinaryValue {
     public func sortingKeys() -> BinaryValue {
         switch self {
         case .keyed(let fields):
-            var sorted = KeyedFields()
-            sorted.reserveCapacity(fields.count)
-            for (k, v) in fields.sortedByKey() { sorted.set(v.sortingKeys(), for: k) }
-            return .keyed(sorted)
+            let sorted = fields.sortedByKey()
+            return .keyed(KeyedFields(uniqueKeys: sorted.keys, values: sorted.values.map { $0.sortingKeys() }))
         case .unkeyed(let values):
             return .unkeyed(values.map { $0.sortingKeys() })
         case .single(let inner):

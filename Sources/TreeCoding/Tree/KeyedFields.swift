@@ -1,25 +1,27 @@
 /// The fields of a keyed container: ordered by insertion, one value per key (last write wins).
 ///
-/// Lookups scan the keys for small containers and use a hash index once the container grows.
+/// Two parallel arrays, so that a keyed node stays as small as a string node; lookups scan the
+/// keys (the encoder and the tree decoder keep their own hash indices for large containers).
 public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
     public private(set) var keys: [BinaryKey]
     public private(set) var values: [BinaryValue]
-    /// Key -> position, built only for large containers.
-    private var index: [BinaryKey: Int]?
-
-    static let indexThreshold = 12
 
     /// An empty container.
     public init() {
         keys = []
         values = []
-        index = nil
     }
 
     /// Fields from key-value pairs, in order; a repeated key keeps its last value at its first position.
     public init(_ pairs: some Sequence<(BinaryKey, BinaryValue)>) {
         self.init()
         for (k, v) in pairs { self[k] = v }
+    }
+
+    /// Fields from keys that the caller guarantees are distinct.
+    package init(uniqueKeys keys: [BinaryKey], values: [BinaryValue]) {
+        self.keys = keys
+        self.values = values
     }
 
     public var startIndex: Int { 0 }
@@ -31,8 +33,7 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
 
     /// The position of `key`, if present.
     public func position(of key: BinaryKey) -> Int? {
-        if let index { return index[key] }
-        return keys.firstIndex(of: key)
+        keys.firstIndex(of: key)
     }
 
     /// The value stored for `key`; setting `nil` removes the field.
@@ -40,11 +41,10 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
         get { position(of: key).map { values[$0] } }
         set {
             if let newValue {
-                _ = set(newValue, for: key)
+                set(newValue, for: key)
             } else if let p = position(of: key) {
                 keys.remove(at: p)
                 values.remove(at: p)
-                rebuildIndex()
             }
         }
     }
@@ -58,34 +58,13 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
         }
         keys.append(key)
         values.append(value)
-        let p = keys.count - 1
-        if index != nil {
-            index?[key] = p
-        } else if keys.count > Self.indexThreshold {
-            rebuildIndex()
-        }
-        return p
-    }
-
-    /// Replaces the value at a position.
-    mutating func replaceValue(at position: Int, with value: BinaryValue) {
-        values[position] = value
+        return keys.count - 1
     }
 
     /// Reserves room for `n` fields.
     public mutating func reserveCapacity(_ n: Int) {
         keys.reserveCapacity(n)
         values.reserveCapacity(n)
-    }
-
-    private mutating func rebuildIndex() {
-        guard keys.count > Self.indexThreshold else {
-            index = nil
-            return
-        }
-        var map = [BinaryKey: Int](minimumCapacity: keys.count)
-        for (i, k) in keys.enumerated() { map[k] = i }
-        index = map
     }
 
     /// The same fields in the order `sortKeysDuringEncoding` writes.
@@ -100,11 +79,7 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
         if keys.count < 2 { return self }
         let order = Self.sortedOrder(keys)
         if order.elementsEqual(keys.indices) { return self }
-        var out = KeyedFields()
-        out.keys = order.map { keys[$0] }
-        out.values = order.map { values[$0] }
-        out.rebuildIndex()
-        return out
+        return KeyedFields(uniqueKeys: order.map { keys[$0] }, values: order.map { values[$0] })
     }
 
     static func sortedOrder(_ keys: [BinaryKey]) -> [Int] {
@@ -133,14 +108,5 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
         merged += ints[i...]
         merged += strings[s...]
         return merged
-    }
-
-    public static func == (lhs: KeyedFields, rhs: KeyedFields) -> Bool {
-        lhs.keys == rhs.keys && lhs.values == rhs.values
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(keys)
-        hasher.combine(values)
     }
 }
