@@ -40,34 +40,38 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
 
     /// Decodes a value of `type` from a tree.
     public func decode<T: Decodable>(_ type: T.Type, fromTree tree: BinaryValue) throws -> T {
-        try TreeDecoderImpl.decodeRoot(T.self, from: tree, options: options)
+        try TreeDecoderImpl.decodeRoot(T.self, from: .tree(tree), format: nil, options: options)
     }
 
     /// The tree of the stored bytes, shaped by `type`: what ``BinaryEncoder/encodeTree(_:)`` gives
     /// for the decoded value. Fields the type does not read are not in the tree.
     public func decodeTree<T: Decodable>(_ type: T.Type, from data: Data) throws -> BinaryValue {
         try data.withUnsafeBytes { buffer in
-            switch format {
-            case .v3:
-                return try TreeRecorder.record(T.self, from: V3Node.root(buffer), options: options)
-            case .v2:
-                return try TreeRecorder.record(T.self, from: V2Node.root(buffer, options: v2Options), options: options)
-            }
+            let (root, byteFormat) = rootNode(buffer)
+            return try TreeRecorder.record(T.self, from: .bytes(root), format: byteFormat, options: options)
         }
     }
 
     /// Decodes a value of `type` from a raw buffer that stays valid during the call.
     func decode<T: Decodable>(_ type: T.Type, fromBuffer buffer: UnsafeRawBufferPointer) throws -> T {
+        let (root, byteFormat) = rootNode(buffer)
+        return try TreeDecoderImpl.decodeRoot(T.self, from: .bytes(root), format: byteFormat, options: options)
+    }
+
+    /// The configured format's reader.
+    var byteFormat: any ByteFormat {
         switch format {
-        case .v3:
-            return try TreeDecoderImpl.decodeRoot(T.self, from: V3Node.root(buffer), options: options)
-        case .v2:
-            return try TreeDecoderImpl.decodeRoot(T.self, from: V2Node.root(buffer, options: v2Options), options: options)
+        case .v3: return V3Format()
+        case .v2: return V2Format(nilIndexSets: prependNilIndexSetForUnkeyedContainers)
         }
     }
 
-    var v2Options: V2Options {
-        V2Options(nilIndexSets: prependNilIndexSetForUnkeyedContainers)
+    /// The whole input as a node of the configured format.
+    private func rootNode(_ buffer: UnsafeRawBufferPointer) -> (ByteNode, any ByteFormat) {
+        switch format {
+        case .v3: return (V3Format.root(buffer), V3Format())
+        case .v2: return (V2Format.root(buffer), V2Format(nilIndexSets: prependNilIndexSetForUnkeyedContainers))
+        }
     }
 }
 

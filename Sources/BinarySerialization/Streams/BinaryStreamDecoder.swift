@@ -129,12 +129,12 @@ public struct BinaryStreamDecoder<Element: Decodable>: Sendable {
             if error.code == .truncated { return .needMore(required: buffer.count + 1) }
             throw streamError(error)
         }
-        let node: V3Node
+        let node: ByteNode
         if prefix & 1 == 1 {
             guard prefix == 1 else {
                 throw streamError(WireFormatError(.invalidBytes, "a nil indicator with a length (prefix \(prefix))", offset: begin))
             }
-            node = V3Node(buffer: buffer, start: reader.offset, end: reader.offset, context: .nilElement)
+            node = ByteNode(buffer: buffer, start: reader.offset, end: reader.offset, tag: V3Format.nilElement)
         } else {
             let length = prefix >> 1
             guard length <= UInt64(decoder.limits.maximumElementSize) else {
@@ -144,19 +144,21 @@ public struct BinaryStreamDecoder<Element: Decodable>: Sendable {
             }
             let end = reader.offset + Int(length)
             guard end <= buffer.count else { return .needMore(required: end) }
-            node = V3Node(buffer: buffer, start: reader.offset, end: end, context: .element)
+            node = ByteNode(buffer: buffer, start: reader.offset, end: end, tag: V3Format.element)
         }
-        let value = try TreeDecoderImpl.decodeRoot(Element.self, from: node, options: decoder.options, throughDecodable: true)
+        let value = try TreeDecoderImpl.decodeRoot(
+            Element.self, from: .bytes(node), format: V3Format(), options: decoder.options, throughDecodable: true)
         return .element(value, end: node.end)
     }
 
     private static func attemptV2(
         _ buffer: UnsafeRawBufferPointer, _ begin: Int, _ decoder: BinaryDecoder
     ) throws -> StreamAttempt<Element> {
-        let cursor = V2Cursor(offset: begin, end: buffer.count)
-        let node = V2Node(buffer: buffer, options: decoder.v2Options, mode: .element(cursor, start: begin))
+        let cursor = ByteCursor(offset: begin, end: buffer.count)
+        let node = V2Format.element(buffer, cursor)
         do {
-            let value = try TreeDecoderImpl.decodeRoot(Element.self, from: node, options: decoder.options)
+            let value = try TreeDecoderImpl.decodeRoot(
+                Element.self, from: .bytes(node), format: decoder.byteFormat, options: decoder.options)
             guard cursor.offset > begin else {
                 throw streamError(WireFormatError(.invalidBytes, "an element was decoded without reading any bytes", offset: begin))
             }

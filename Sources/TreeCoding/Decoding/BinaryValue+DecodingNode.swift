@@ -1,17 +1,12 @@
 import Foundation
 
-/// Decoding from a tree: ``BinaryValue`` is itself a node.
+/// Decoding from a tree: the answers ``BinaryValue`` gives to the decoder's requests.
 ///
 /// Tree decoding is lenient where the tree is unambiguous, so that hand-built trees decode:
 /// `.single` and `.optional` wrappers are looked through when a type does not ask for them,
 /// integers convert between widths when the value fits exactly, and unkeyed containers of
 /// leaves decode as packed arrays (and the other way round).
-extension BinaryValue: DecodingNode {
-    package typealias Keyed = TreeKeyedView
-    package typealias Unkeyed = TreeUnkeyedView
-
-    package var byteOffset: Int? { nil }
-
+extension BinaryValue {
     /// The node without `.single`/`.optional` wrappers.
     var unwrapped: BinaryValue {
         var v = self
@@ -27,7 +22,7 @@ extension BinaryValue: DecodingNode {
         WireFormatError(.typeMismatch, "expected \(expected), found \(kindName) node")
     }
 
-    package mutating func keyedView() throws -> TreeKeyedView {
+    func treeKeyedView() throws -> TreeKeyedView {
         switch unwrapped {
         case .keyed(let fields): return TreeKeyedView(fields: fields)
         case .nil, .optional(.none): throw WireFormatError(.valueNotFound, "expected a keyed container, found nil")
@@ -35,7 +30,7 @@ extension BinaryValue: DecodingNode {
         }
     }
 
-    package mutating func unkeyedView(elementHint: ScalarKind?) throws -> TreeUnkeyedView {
+    func treeUnkeyedView() throws -> TreeUnkeyedView {
         switch unwrapped {
         case .unkeyed(let values): return TreeUnkeyedView(source: .values(values))
         case .packed(let packed): return TreeUnkeyedView(source: .packed(packed))
@@ -44,7 +39,9 @@ extension BinaryValue: DecodingNode {
         }
     }
 
-    package mutating func singleValueContent() throws -> BinaryValue? {
+    /// The content of a single-value container or optional; `nil` for nil. A node without a
+    /// wrapper is its own content, so that hand-built trees need not spell the wrappers out.
+    func treeSingleValueContent() -> BinaryValue? {
         switch self {
         case .nil, .optional(.none): return nil
         case .single(let inner), .optional(.some(let inner)): return inner
@@ -52,18 +49,14 @@ extension BinaryValue: DecodingNode {
         }
     }
 
-    package mutating func optionalContent() throws -> BinaryValue? {
-        try singleValueContent()
-    }
-
-    package mutating func decodeScalar(_ kind: ScalarKind) throws -> BinaryValue {
+    func treeScalar(_ kind: ScalarKind) throws -> BinaryValue {
         let leaf = unwrapped
         if leaf.isNil { throw WireFormatError(.valueNotFound, "expected \(kind), found nil") }
         guard let converted = leaf.converted(to: kind) else { throw mismatch("\(kind)") }
         return converted
     }
 
-    package mutating func decodePacked(_ kind: PackedArray.Kind) throws -> PackedArray {
+    func treePacked(_ kind: PackedArray.Kind) throws -> PackedArray {
         let node = unwrapped
         if case .packed(let packed) = node, packed.elementKind == kind { return packed }
         let elements: [BinaryValue]
@@ -132,7 +125,7 @@ extension BinaryValue: DecodingNode {
 }
 
 /// A keyed container of a tree.
-package struct TreeKeyedView: KeyedNodeView {
+package struct TreeKeyedView {
     let fields: KeyedFields
     /// Key -> position, for large containers.
     let index: [BinaryKey: Int]?
@@ -165,13 +158,13 @@ package struct TreeKeyedView: KeyedNodeView {
 
     package func contains(_ key: some CodingKey) -> Bool { position(key) != nil }
 
-    package func node(forKey key: some CodingKey) throws -> BinaryValue? {
+    package func node(forKey key: some CodingKey) -> BinaryValue? {
         position(key).map { fields.values[$0] }
     }
 }
 
 /// An unkeyed container of a tree (or a packed array read element by element).
-package struct TreeUnkeyedView: UnkeyedNodeView {
+package struct TreeUnkeyedView {
     enum Source {
         case values([BinaryValue])
         case packed(PackedArray)
@@ -213,5 +206,4 @@ package struct TreeUnkeyedView: UnkeyedNodeView {
         return element(currentIndex)
     }
 
-    package mutating func finishElement(_ node: BinaryValue) throws {}
 }

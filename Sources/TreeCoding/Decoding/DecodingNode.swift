@@ -1,150 +1,272 @@
-/// What the tree decoder asks of a node: one request per `Decoder` call.
+/// What the tree decoder reads: a node of a tree, a node of input bytes, or a node being recorded.
 ///
-/// ``BinaryValue`` conforms (decoding from a tree), and BinarySerialization provides zero-copy
-/// views over bytes that conform (decoding from data). Neither wire format can be parsed without
-/// the Swift type, so the decoder drives the parse: each request says what the type expects.
-package protocol DecodingNode {
-    associatedtype Keyed: KeyedNodeView where Keyed.Node == Self
-    associatedtype Unkeyed: UnkeyedNodeView where Unkeyed.Node == Self
+/// Neither wire format can be parsed without the Swift type, so the decoder drives the parse:
+/// each `Decoder` call becomes one request here ("open as keyed", "read an Int32 zig-zag"...),
+/// answered by the tree itself (`BinaryValue`), by the wire format (`ByteFormat`) for bytes, or
+/// by the recorder that notes the answers to build the stored tree (`decodeTree`).
+package enum DecodingNode {
+    case tree(BinaryValue)
+    case bytes(ByteNode)
+    indirect case recording(DecodingNode, RecordSlot)
 
-    /// Whether the node is a `nil` element of a container (used by `decodeNil(forKey:)`).
-    var isNil: Bool { get }
-    /// The byte offset of the node in the input, for error messages; `nil` for trees.
-    var byteOffset: Int? { get }
+    /// Whether the node is a `nil` element of a container (for `decodeNil(forKey:)`).
+    package func isNil(_ format: (any ByteFormat)?) -> Bool {
+        switch self {
+        case .tree(let v): return v.isNil
+        case .bytes(let b): return format?.isNil(b) ?? false
+        case .recording(let base, _): return base.isNil(format)
+        }
+    }
 
-    /// Opens the node as a keyed container.
-    mutating func keyedView() throws -> Keyed
-    /// Opens the node as an unkeyed container. `elementHint` names the element type when the
-    /// decoder knows it in advance (SIMD vectors), so formats that cannot split elements without
-    /// types can still count them.
-    mutating func unkeyedView(elementHint: ScalarKind?) throws -> Unkeyed
+    /// The byte offset of the node in the input, for error messages.
+    package var byteOffset: Int? {
+        switch self {
+        case .tree: return nil
+        case .bytes(let b): return b.cursor?.offset ?? b.start
+        case .recording(let base, _): return base.byteOffset
+        }
+    }
+
+    @inline(__always)
+    static func requireFormat(_ format: (any ByteFormat)?) throws -> any ByteFormat {
+        guard let format else { throw WireFormatError(.unsupported, "no wire format to read bytes with") }
+        return format
+    }
+
+    package mutating func keyedView(_ format: (any ByteFormat)?) throws -> KeyedView {
+        switch self {
+        case .tree(let v):
+            return .tree(try v.treeKeyedView())
+        case .bytes(var b):
+            let view = try Self.requireFormat(format).keyedView(&b)
+            self = .bytes(b)
+            return .bytes(view)
+        case .recording(var base, let slot):
+            let view = try base.keyedView(format)
+            self = .recording(base, slot)
+            return .recording(RecordingKeyedView(base: view, record: slot.keyedRecord(stored: view.allKeys)))
+        }
+    }
+
+    package mutating func unkeyedView(_ format: (any ByteFormat)?, elementHint: ScalarKind?) throws -> UnkeyedView {
+        switch self {
+        case .tree(let v):
+            return .tree(try v.treeUnkeyedView())
+        case .bytes(var b):
+            let view = try Self.requireFormat(format).unkeyedView(&b, elementHint: elementHint)
+            self = .bytes(b)
+            return .bytes(view)
+        case .recording(var base, let slot):
+            let view = try base.unkeyedView(format, elementHint: elementHint)
+            self = .recording(base, slot)
+            let record = UnkeyedRecord()
+            slot.content = .unkeyed(record)
+            return .recording(RecordingUnkeyedView(base: view, record: record))
+        }
+    }
+
     /// The content of a single-value container, or `nil` when it holds nil.
-    mutating func singleValueContent() throws -> Self?
+    package mutating func singleValueContent(_ format: (any ByteFormat)?) throws -> DecodingNode? {
+        switch self {
+        case .tree(let v):
+            return v.treeSingleValueContent().map { .tree($0) }
+        case .bytes(var b):
+            let content = try Self.requireFormat(format).singleValueContent(&b)
+            self = .bytes(b)
+            return content.map { .bytes($0) }
+        case .recording(var base, let slot):
+            let content = try base.singleValueContent(format)
+            self = .recording(base, slot)
+            guard let content else {
+                slot.content = .leaf(.nil)
+                return nil
+            }
+            let child = RecordSlot()
+            slot.content = .single(child)
+            return .recording(content, child)
+        }
+    }
+
     /// The content of an `Optional`, or `nil` for `Optional.none`.
-    mutating func optionalContent() throws -> Self?
+    package mutating func optionalContent(_ format: (any ByteFormat)?) throws -> DecodingNode? {
+        switch self {
+        case .tree(let v):
+            return v.treeSingleValueContent().map { .tree($0) }
+        case .bytes(var b):
+            let content = try Self.requireFormat(format).optionalContent(&b)
+            self = .bytes(b)
+            return content.map { .bytes($0) }
+        case .recording(var base, let slot):
+            let content = try base.optionalContent(format)
+            self = .recording(base, slot)
+            guard let content else {
+                slot.content = .leaf(.optional(nil))
+                return nil
+            }
+            let child = RecordSlot()
+            slot.content = .optional(child)
+            return .recording(content, child)
+        }
+    }
+
+    /// Called after the content from ``optionalContent(_:)`` has been decoded.
+    package func finishContent(_ content: DecodingNode, _ format: (any ByteFormat)?) throws {
+        switch (self, content) {
+        case (.bytes(let b), .bytes(let c)): try format?.finishContent(b, c)
+        case (.recording(let base, _), .recording(let c, _)): try base.finishContent(c, format)
+        default: break
+        }
+    }
+
     /// Reads a primitive; the result is a leaf of exactly the requested kind.
-    mutating func decodeScalar(_ kind: ScalarKind) throws -> BinaryValue
+    @inline(__always)
+    package mutating func decodeScalar(_ kind: ScalarKind, _ format: (any ByteFormat)?) throws -> BinaryValue {
+        switch self {
+        case .bytes(var b):
+            let leaf = try Self.requireFormat(format).decodeScalar(&b, kind)
+            self = .bytes(b)
+            return leaf
+        case .tree(let v):
+            return try v.treeScalar(kind)
+        case .recording(var base, let slot):
+            let leaf = try base.decodeScalar(kind, format)
+            self = .recording(base, slot)
+            slot.content = .leaf(leaf)
+            return leaf
+        }
+    }
+
     /// Reads a packed array or set of primitives.
-    mutating func decodePacked(_ kind: PackedArray.Kind) throws -> PackedArray
-    /// Called after the content returned by ``optionalContent()`` has been decoded, so formats
-    /// that find a value's extent by reading it can check that nothing is left over.
-    func finishContent(_ content: Self) throws
-}
-
-extension DecodingNode {
-    package func finishContent(_ content: Self) throws {}
-}
-
-/// A keyed container opened on a node.
-package protocol KeyedNodeView {
-    associatedtype Node: DecodingNode
-    /// The keys present, in stored order.
-    var allKeys: [BinaryKey] { get }
-    /// Whether `key` is present.
-    func contains(_ key: some CodingKey) -> Bool
-    /// The value node for `key`, or `nil` when absent.
-    func node(forKey key: some CodingKey) throws -> Node?
-}
-
-/// An unkeyed container opened on a node.
-package protocol UnkeyedNodeView {
-    associatedtype Node: DecodingNode
-    /// The number of elements, when the format can tell without the element types.
-    var count: Int? { get }
-    var isAtEnd: Bool { get }
-    var currentIndex: Int { get }
-    /// Consumes the next element if it is nil.
-    mutating func decodeNil() throws -> Bool
-    /// The node of the next element; call ``finishElement(_:)`` once it is decoded.
-    mutating func nextElement() throws -> Node
-    /// Called after the element from ``nextElement()`` has been decoded.
-    mutating func finishElement(_ node: Node) throws
-}
-
-/// The primitive a type asks for.
-package enum ScalarKind: Hashable, Sendable, CustomStringConvertible {
-    case bool, int8, uint8, float, double, string, data
-    case int16(IntegerEncoding), uint16(IntegerEncoding)
-    case int32(IntegerEncoding), uint32(IntegerEncoding)
-    case int64(IntegerEncoding), uint64(IntegerEncoding)
-    case int(IntegerEncoding), uint(IntegerEncoding)
-
-    package var description: String {
+    package mutating func decodePacked(_ kind: PackedArray.Kind, _ format: (any ByteFormat)?) throws -> PackedArray {
         switch self {
-        case .bool: return "Bool"
-        case .int8: return "Int8"
-        case .uint8: return "UInt8"
-        case .float: return "Float"
-        case .double: return "Double"
-        case .string: return "String"
-        case .data: return "Data"
-        case .int16(let e): return "Int16 (\(e))"
-        case .uint16(let e): return "UInt16 (\(e))"
-        case .int32(let e): return "Int32 (\(e))"
-        case .uint32(let e): return "UInt32 (\(e))"
-        case .int64(let e): return "Int64 (\(e))"
-        case .uint64(let e): return "UInt64 (\(e))"
-        case .int(let e): return "Int (\(e))"
-        case .uint(let e): return "UInt (\(e))"
+        case .bytes(var b):
+            let packed = try Self.requireFormat(format).decodePacked(&b, kind)
+            self = .bytes(b)
+            return packed
+        case .tree(let v):
+            return try v.treePacked(kind)
+        case .recording(var base, let slot):
+            let packed = try base.decodePacked(kind, format)
+            self = .recording(base, slot)
+            slot.content = .leaf(.packed(packed))
+            return packed
         }
     }
 
-    /// The integer encoding the request asks for; `nil` for non-integers.
-    package var integerEncoding: IntegerEncoding? {
-        switch self {
-        case .int16(let e), .uint16(let e), .int32(let e), .uint32(let e),
-            .int64(let e), .uint64(let e), .int(let e), .uint(let e):
-            return e
-        default: return nil
+    // MARK: Containers
+
+    /// A keyed container opened on a node.
+    package enum KeyedView {
+        case tree(TreeKeyedView)
+        case bytes(ByteKeyedView)
+        indirect case recording(RecordingKeyedView)
+
+        /// The keys present, in stored order.
+        package var allKeys: [BinaryKey] {
+            switch self {
+            case .tree(let v): return v.allKeys
+            case .bytes(let v): return v.allKeys
+            case .recording(let r): return r.base.allKeys
+            }
+        }
+
+        package func contains(_ key: some CodingKey) -> Bool {
+            switch self {
+            case .tree(let v): return v.contains(key)
+            case .bytes(let v): return v.position(key) != nil
+            case .recording(let r): return r.base.contains(key)
+            }
+        }
+
+        /// The value node for `key`, or `nil` when absent.
+        @inline(__always)
+        package func node(forKey key: some CodingKey, _ format: (any ByteFormat)?) -> DecodingNode? {
+            switch self {
+            case .bytes(let v): return v.node(forKey: key).map { .bytes($0) }
+            case .tree(let v): return v.node(forKey: key).map { .tree($0) }
+            case .recording(let r): return r.node(forKey: key, format)
+            }
         }
     }
-}
 
-/// An error of the node layer; the tree decoder adds the coding path and rethrows it as a
-/// `DecodingError` with this error as `underlyingError`.
-public struct WireFormatError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong, as a stable code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let name: String
-        public init(_ name: String) { self.name = name }
-        public var description: String { name }
+    /// An unkeyed container opened on a node.
+    package enum UnkeyedView {
+        case tree(TreeUnkeyedView)
+        case bytes(ByteUnkeyedView)
+        indirect case recording(RecordingUnkeyedView)
 
-        /// The input ended inside a value.
-        public static let truncated = Code("truncated")
-        /// Bytes that no valid encoding produces (bad varint, bad Bool, bad UTF-8, bad wire type...).
-        public static let invalidBytes = Code("invalidBytes")
-        /// The stored value does not have the type the decoder asked for.
-        public static let typeMismatch = Code("typeMismatch")
-        /// The decoder asked for a value where nil is stored.
-        public static let valueNotFound = Code("valueNotFound")
-        /// Bytes left over after a complete value.
-        public static let trailingBytes = Code("trailingBytes")
-        /// A decoding limit (depth, size) was exceeded.
-        public static let limitExceeded = Code("limitExceeded")
-        /// The same key appears twice in one keyed container.
-        public static let duplicateKey = Code("duplicateKey")
-        /// An option or feature that the data needs is not enabled.
-        public static let unsupported = Code("unsupported")
-    }
+        package func count(_ format: (any ByteFormat)?) -> Int? {
+            switch self {
+            case .tree(let v): return v.count
+            case .bytes(let v): return format?.count(v)
+            case .recording(let r): return r.base.count(format)
+            }
+        }
 
-    public let code: Code
-    /// Byte offset in the input where the problem was found, if the input was bytes.
-    public let offset: Int?
-    public let message: String
-    /// For `truncated`: the end of the region that was being read (the input, or an enclosing
-    /// length-delimited value), and the end the read needed. Stream decoders use these to tell
-    /// "wait for more bytes" from corrupt data.
-    package var regionEnd: Int?
-    package var requiredEnd: Int?
+        package func isAtEnd(_ format: (any ByteFormat)?) -> Bool {
+            switch self {
+            case .tree(let v): return v.isAtEnd
+            case .bytes(let v): return format?.isAtEnd(v) ?? true
+            case .recording(let r): return r.base.isAtEnd(format)
+            }
+        }
 
-    public init(_ code: Code, _ message: String, offset: Int? = nil) {
-        self.code = code
-        self.message = message
-        self.offset = offset
-    }
+        package var currentIndex: Int {
+            switch self {
+            case .tree(let v): return v.currentIndex
+            case .bytes(let v): return v.currentIndex
+            case .recording(let r): return r.base.currentIndex
+            }
+        }
 
-    public var description: String {
-        if let offset { return "\(message) (at byte offset \(offset))" }
-        return message
+        /// Consumes the next element if it is nil.
+        package mutating func decodeNil(_ format: (any ByteFormat)?) throws -> Bool {
+            switch self {
+            case .tree(var v):
+                defer { self = .tree(v) }
+                return try v.decodeNil()
+            case .bytes(var v):
+                defer { self = .bytes(v) }
+                return try DecodingNode.requireFormat(format).decodeNil(&v)
+            case .recording(var r):
+                defer { self = .recording(r) }
+                guard try r.base.decodeNil(format) else { return false }
+                r.record.slots.append(RecordSlot(.leaf(.nil)))
+                return true
+            }
+        }
+
+        /// The node of the next element; call ``finishElement(_:_:)`` once it is decoded.
+        @inline(__always)
+        package mutating func nextElement(_ format: (any ByteFormat)?) throws -> DecodingNode {
+            switch self {
+            case .bytes(var v):
+                defer { self = .bytes(v) }
+                return .bytes(try DecodingNode.requireFormat(format).nextElement(&v))
+            case .tree(var v):
+                defer { self = .tree(v) }
+                return .tree(try v.nextElement())
+            case .recording(var r):
+                defer { self = .recording(r) }
+                let node = try r.base.nextElement(format)
+                let slot = RecordSlot()
+                r.record.slots.append(slot)
+                return .recording(node, slot)
+            }
+        }
+
+        @inline(__always)
+        package mutating func finishElement(_ node: DecodingNode, _ format: (any ByteFormat)?) throws {
+            switch (self, node) {
+            case (.bytes(var v), .bytes(let n)):
+                defer { self = .bytes(v) }
+                try format?.finishElement(&v, n)
+            case (.recording(var r), .recording(let n, _)):
+                defer { self = .recording(r) }
+                try r.base.finishElement(n, format)
+            default:
+                break
+            }
+        }
     }
 }

@@ -3,26 +3,26 @@ import Foundation
 /// Values the tree decoder reads from a node itself, without calling `init(from:)`:
 /// primitives, `Data`, packed arrays and sets, optionals and the integer wrappers.
 protocol DirectTreeDecodable {
-    static func decodeDirect<N: DecodingNode>(
-        from node: inout N, impl: TreeDecoderImpl<N>, parent: CodingPathNode, step: PathStep?
+    static func decodeDirect(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> Self
 }
 
 extension ScalarDecodable {
     /// Reads this primitive from `node`.
     @inline(__always)
-    static func read<N: DecodingNode>(from node: inout N, kind: ScalarKind? = nil) throws -> Self {
-        let leaf = try node.decodeScalar(kind ?? scalarKind)
+    static func read(from node: inout DecodingNode, _ format: (any ByteFormat)?, kind: ScalarKind? = nil) throws -> Self {
+        let leaf = try node.decodeScalar(kind ?? scalarKind, format)
         guard let value = fromLeaf(leaf) else {
             throw WireFormatError(.typeMismatch, "expected \(Self.self), found \(leaf.kindName)", offset: node.byteOffset)
         }
         return value
     }
 
-    static func decodeDirect<N: DecodingNode>(
-        from node: inout N, impl: TreeDecoderImpl<N>, parent: CodingPathNode, step: PathStep?
+    static func decodeDirect(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> Self {
-        try read(from: &node)
+        try read(from: &node, impl.format)
     }
 }
 
@@ -43,10 +43,10 @@ extension Int: DirectTreeDecodable {}
 extension UInt: DirectTreeDecodable {}
 
 extension Array: DirectTreeDecodable where Element: PackedElement {
-    static func decodeDirect<N: DecodingNode>(
-        from node: inout N, impl: TreeDecoderImpl<N>, parent: CodingPathNode, step: PathStep?
+    static func decodeDirect(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> [Element] {
-        let packed = try node.decodePacked(Element.packedKind)
+        let packed = try node.decodePacked(Element.packedKind, impl.format)
         guard let elements = Element.unpack(packed) else {
             throw WireFormatError(
                 .typeMismatch, "expected [\(Element.self)], found [\(packed.elementKind.rawValue)]",
@@ -57,20 +57,20 @@ extension Array: DirectTreeDecodable where Element: PackedElement {
 }
 
 extension Set: DirectTreeDecodable where Element: PackedElement {
-    static func decodeDirect<N: DecodingNode>(
-        from node: inout N, impl: TreeDecoderImpl<N>, parent: CodingPathNode, step: PathStep?
+    static func decodeDirect(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> Set<Element> {
         Set(try [Element].decodeDirect(from: &node, impl: impl, parent: parent, step: step))
     }
 }
 
 extension Optional: DirectTreeDecodable where Wrapped: Decodable {
-    static func decodeDirect<N: DecodingNode>(
-        from node: inout N, impl: TreeDecoderImpl<N>, parent: CodingPathNode, step: PathStep?
+    static func decodeDirect(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> Wrapped? {
-        guard var content = try node.optionalContent() else { return nil }
+        guard var content = try node.optionalContent(impl.format) else { return nil }
         let value = try impl.decodeValue(Wrapped.self, from: &content, parent: parent, step: step)
-        try node.finishContent(content)
+        try node.finishContent(content, impl.format)
         return value
     }
 }

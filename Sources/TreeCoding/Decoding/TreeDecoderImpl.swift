@@ -11,20 +11,28 @@ package struct DecodingOptions: Sendable {
     }
 }
 
-/// The `Decoder` handed to `init(from:)`, generic over the node it reads.
+/// The `Decoder` handed to `init(from:)`.
 ///
-/// One instance serves a whole decoding run: decoding a nested value swaps the current node in
-/// and out, so nested structs cost no decoder allocation.
-package final class TreeDecoderImpl<Node: DecodingNode>: Decoder {
-    package var node: Node
+/// It is not generic: nodes are one concrete type (``DecodingNode``) and byte formats are reached
+/// through one existential, so no decoding code runs unspecialized. One instance serves a whole
+/// decoding run: decoding a nested value swaps the current node in and out, so nested structs
+/// cost no decoder allocation.
+package final class TreeDecoderImpl: Decoder {
+    package var node: DecodingNode
     package var pathNode: CodingPathNode
     package let options: DecodingOptions
+    /// The wire format of byte nodes; `nil` when decoding a tree.
+    package let format: (any ByteFormat)?
     package var depth: Int
     /// The element type of the unkeyed container the current type is about to open (SIMD).
     var elementHint: ScalarKind?
 
-    package init(node: Node, options: DecodingOptions, pathNode: CodingPathNode = .root, depth: Int = 0) {
+    package init(
+        node: DecodingNode, format: (any ByteFormat)?, options: DecodingOptions, pathNode: CodingPathNode = .root,
+        depth: Int = 0
+    ) {
         self.node = node
+        self.format = format
         self.options = options
         self.pathNode = pathNode
         self.depth = depth
@@ -35,9 +43,10 @@ package final class TreeDecoderImpl<Node: DecodingNode>: Decoder {
     /// With `throughDecodable`, the root is read by the type's own `init(from:)` even when it is a
     /// primitive, array or optional, the mirror of `TreeEncoder.encodeTree(_:throughEncodable:)`.
     package static func decodeRoot<T: Decodable>(
-        _ type: T.Type, from node: Node, options: DecodingOptions, throughDecodable: Bool = false
+        _ type: T.Type, from node: DecodingNode, format: (any ByteFormat)?, options: DecodingOptions,
+        throughDecodable: Bool = false
     ) throws -> T {
-        let impl = TreeDecoderImpl(node: node, options: options)
+        let impl = TreeDecoderImpl(node: node, format: format, options: options)
         var root = node
         if throughDecodable {
             return try impl.decodeWithInit(T.self, from: &root, parent: .root, step: nil)
@@ -51,26 +60,26 @@ package final class TreeDecoderImpl<Node: DecodingNode>: Decoder {
     // MARK: Containers
 
     package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let view: Node.Keyed
-        do { view = try node.keyedView() } catch { throw decodingError(error, type, pathNode.path) }
-        return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key, Node>(impl: self, view: view, path: pathNode))
+        let view: DecodingNode.KeyedView
+        do { view = try node.keyedView(format) } catch { throw decodingError(error, type, pathNode.path) }
+        return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(impl: self, view: view, path: pathNode))
     }
 
     package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let hint = elementHint
         elementHint = nil
-        let view: Node.Unkeyed
-        do { view = try node.unkeyedView(elementHint: hint) } catch {
+        let view: DecodingNode.UnkeyedView
+        do { view = try node.unkeyedView(format, elementHint: hint) } catch {
             throw decodingError(error, [Any].self, pathNode.path)
         }
-        return TreeUnkeyedDecodingContainer<Node>(impl: self, view: view, path: pathNode)
+        return TreeUnkeyedDecodingContainer(impl: self, view: view, path: pathNode)
     }
 
     package func singleValueContainer() throws -> any SingleValueDecodingContainer {
         var n = node
-        let content: Node?
-        do { content = try n.singleValueContent() } catch { throw decodingError(error, Any.self, pathNode.path) }
-        return TreeSingleValueDecodingContainer<Node>(impl: self, content: content, path: pathNode)
+        let content: DecodingNode?
+        do { content = try n.singleValueContent(format) } catch { throw decodingError(error, Any.self, pathNode.path) }
+        return TreeSingleValueDecodingContainer(impl: self, content: content, path: pathNode)
     }
 
     // MARK: Values
@@ -79,7 +88,7 @@ package final class TreeDecoderImpl<Node: DecodingNode>: Decoder {
     /// anything else through `init(from:)` with this decoder pointed at `node`.
     @inline(__always)
     package func decodeValue<T: Decodable>(
-        _ type: T.Type, from node: inout Node, parent: CodingPathNode, step: PathStep?
+        _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
     ) throws -> T {
         if let direct = T.self as? any DirectTreeDecodable.Type {
             return try decodeDirect(direct, T.self, from: &node, parent: parent, step: step)
@@ -88,7 +97,7 @@ package final class TreeDecoderImpl<Node: DecodingNode>: Decoder {
     }
 
     private func decodeDirect<D: DirectTreeDecodable, T>(
-        _ direct: D.Type, _ type: T.Type, from node: inout Node, parent: CodingPathNode, step: PathStep?
+        _ direct: D.Type, _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
     ) throws -> T {
         let value: D
         do {
@@ -104,7 +113,7 @@ package final class TreeDecoderImpl<Node: DecodingNode>: Decoder {
     }
 
     func decodeWithInit<T: Decodable>(
-        _ type: T.Type, from node: inout Node, parent: CodingPathNode, step: PathStep?
+        _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
     ) throws -> T {
         guard depth < options.maximumDepth else {
             throw DecodingError.dataCorrupted(

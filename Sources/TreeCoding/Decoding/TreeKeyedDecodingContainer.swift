@@ -1,7 +1,7 @@
 /// Keyed container of ``TreeDecoderImpl`` over a node's keyed view.
-struct TreeKeyedDecodingContainer<Key: CodingKey, Node: DecodingNode>: KeyedDecodingContainerProtocol {
-    let impl: TreeDecoderImpl<Node>
-    let view: Node.Keyed
+struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let impl: TreeDecoderImpl
+    let view: DecodingNode.KeyedView
     let path: CodingPathNode
 
     var codingPath: [any CodingKey] { path.path }
@@ -16,10 +16,8 @@ struct TreeKeyedDecodingContainer<Key: CodingKey, Node: DecodingNode>: KeyedDeco
     func contains(_ key: Key) -> Bool { view.contains(key) }
 
     @inline(__always)
-    private func node(_ key: Key, _ type: Any.Type) throws -> Node {
-        let found: Node?
-        do { found = try view.node(forKey: key) } catch { throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key)))) }
-        guard let found else {
+    private func node(_ key: Key, _ type: Any.Type) throws -> DecodingNode {
+        guard let found = view.node(forKey: key, impl.format) else {
             throw DecodingError.keyNotFound(
                 key,
                 .init(codingPath: path.path, debugDescription: "No value for key \(BinaryKey(key)) at \(describe(path.path))."))
@@ -30,10 +28,10 @@ struct TreeKeyedDecodingContainer<Key: CodingKey, Node: DecodingNode>: KeyedDeco
     @inline(__always)
     private func scalar<S: ScalarDecodable>(_ type: S.Type, _ key: Key) throws -> S {
         var n = try node(key, type)
-        do { return try S.read(from: &n) } catch { throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key)))) }
+        do { return try S.read(from: &n, impl.format) } catch { throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key)))) }
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool { try node(key, Any?.self).isNil }
+    func decodeNil(forKey key: Key) throws -> Bool { try node(key, Any?.self).isNil(impl.format) }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(type, key) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(type, key) }
@@ -59,19 +57,19 @@ struct TreeKeyedDecodingContainer<Key: CodingKey, Node: DecodingNode>: KeyedDeco
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
         var n = try node(key, [String: Any].self)
-        let nested: Node.Keyed
-        do { nested = try n.keyedView() } catch { throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key)))) }
+        let nested: DecodingNode.KeyedView
+        do { nested = try n.keyedView(impl.format) } catch { throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key)))) }
         return KeyedDecodingContainer(
-            TreeKeyedDecodingContainer<NestedKey, Node>(impl: impl, view: nested, path: path.appending(key)))
+            TreeKeyedDecodingContainer<NestedKey>(impl: impl, view: nested, path: path.appending(key)))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         var n = try node(key, [Any].self)
-        let nested: Node.Unkeyed
-        do { nested = try n.unkeyedView(elementHint: nil) } catch {
+        let nested: DecodingNode.UnkeyedView
+        do { nested = try n.unkeyedView(impl.format, elementHint: nil) } catch {
             throw impl.decodingError(error, [Any].self, path.path(appending: .key(BinaryKey(key))))
         }
-        return TreeUnkeyedDecodingContainer<Node>(impl: impl, view: nested, path: path.appending(key))
+        return TreeUnkeyedDecodingContainer(impl: impl, view: nested, path: path.appending(key))
     }
 
     func superDecoder() throws -> any Decoder {
@@ -83,13 +81,12 @@ struct TreeKeyedDecodingContainer<Key: CodingKey, Node: DecodingNode>: KeyedDeco
     }
 
     private func superDecoder(for key: BinaryKey, lookup: some CodingKey) throws -> any Decoder {
-        let found: Node?
-        do { found = try view.node(forKey: lookup) } catch { throw impl.decodingError(error, Any.self, path.path) }
-        guard let found else {
+        guard let found = view.node(forKey: lookup, impl.format) else {
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: path.path, debugDescription: "No value for key \(key) at \(describe(path.path))."))
         }
         return TreeDecoderImpl(
-            node: found, options: impl.options, pathNode: path.appending(.key(key)), depth: impl.depth + 1)
+            node: found, format: impl.format, options: impl.options, pathNode: path.appending(.key(key)),
+            depth: impl.depth + 1)
     }
 }

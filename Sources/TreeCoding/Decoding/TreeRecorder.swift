@@ -1,20 +1,20 @@
 /// Builds the tree of stored data as a type reads it: `decodeTree` and transcoding.
 ///
-/// The type's `init(from:)` runs over a ``RecordingNode`` that wraps the real node and notes
+/// The type's `init(from:)` runs over a recording node that wraps the real node and notes
 /// every request (keyed, unkeyed, single value, optional, primitive) with its result. Fields the
 /// type never reads are not in the tree.
 package enum TreeRecorder {
-    package static func record<T: Decodable, Base: DecodingNode>(
-        _ type: T.Type, from base: Base, options: DecodingOptions
+    package static func record<T: Decodable>(
+        _ type: T.Type, from base: DecodingNode, format: (any ByteFormat)?, options: DecodingOptions
     ) throws -> BinaryValue {
         let root = RecordSlot()
-        _ = try TreeDecoderImpl.decodeRoot(T.self, from: RecordingNode(base: base, slot: root), options: options)
+        _ = try TreeDecoderImpl.decodeRoot(T.self, from: .recording(base, root), format: format, options: options)
         return root.resolved ?? .emptyKeyed
     }
 }
 
 /// What was read at one position of the tree.
-final class RecordSlot {
+package final class RecordSlot {
     enum Content {
         case empty
         case leaf(BinaryValue)
@@ -25,6 +25,14 @@ final class RecordSlot {
     }
 
     var content: Content = .empty
+
+    /// This slot's keyed record, reused when a type opens the same container twice.
+    func keyedRecord(stored: @autoclosure () -> [BinaryKey]) -> KeyedRecord {
+        if case .keyed(let existing) = content { return existing }
+        let record = KeyedRecord(stored: stored())
+        content = .keyed(record)
+        return record
+    }
 
     init(_ content: Content = .empty) { self.content = content }
 
@@ -48,7 +56,7 @@ final class RecordSlot {
     }
 }
 
-final class KeyedRecord {
+package final class KeyedRecord {
     var keys: [BinaryKey] = []
     var slots: [RecordSlot] = []
     /// The keys as stored, to order the recorded fields.
@@ -72,109 +80,25 @@ final class KeyedRecord {
     }
 }
 
-final class UnkeyedRecord {
+package final class UnkeyedRecord {
     var slots: [RecordSlot] = []
 }
 
-/// A node that records what is read through it.
-struct RecordingNode<Base: DecodingNode>: DecodingNode {
-    var base: Base
-    let slot: RecordSlot
-
-    var isNil: Bool { base.isNil }
-    var byteOffset: Int? { base.byteOffset }
-
-    mutating func keyedView() throws -> RecordingKeyedView<Base> {
-        let view = try base.keyedView()
-        if case .keyed(let existing) = slot.content {
-            return RecordingKeyedView(base: view, record: existing)
-        }
-        let record = KeyedRecord(stored: view.allKeys)
-        slot.content = .keyed(record)
-        return RecordingKeyedView(base: view, record: record)
-    }
-
-    mutating func unkeyedView(elementHint: ScalarKind?) throws -> RecordingUnkeyedView<Base> {
-        let view = try base.unkeyedView(elementHint: elementHint)
-        let record = UnkeyedRecord()
-        slot.content = .unkeyed(record)
-        return RecordingUnkeyedView(base: view, record: record)
-    }
-
-    mutating func singleValueContent() throws -> RecordingNode<Base>? {
-        guard let content = try base.singleValueContent() else {
-            slot.content = .leaf(.nil)
-            return nil
-        }
-        let child = RecordSlot()
-        slot.content = .single(child)
-        return RecordingNode(base: content, slot: child)
-    }
-
-    mutating func optionalContent() throws -> RecordingNode<Base>? {
-        guard let content = try base.optionalContent() else {
-            slot.content = .leaf(.optional(nil))
-            return nil
-        }
-        let child = RecordSlot()
-        slot.content = .optional(child)
-        return RecordingNode(base: content, slot: child)
-    }
-
-    mutating func decodeScalar(_ kind: ScalarKind) throws -> BinaryValue {
-        let leaf = try base.decodeScalar(kind)
-        slot.content = .leaf(leaf)
-        return leaf
-    }
-
-    func finishContent(_ content: RecordingNode<Base>) throws {
-        try base.finishContent(content.base)
-    }
-
-    mutating func decodePacked(_ kind: PackedArray.Kind) throws -> PackedArray {
-        let packed = try base.decodePacked(kind)
-        slot.content = .leaf(.packed(packed))
-        return packed
-    }
-}
-
-struct RecordingKeyedView<Base: DecodingNode>: KeyedNodeView {
-    let base: Base.Keyed
+/// A keyed container whose lookups are recorded.
+package struct RecordingKeyedView {
+    let base: DecodingNode.KeyedView
     let record: KeyedRecord
 
-    var allKeys: [BinaryKey] { base.allKeys }
-    func contains(_ key: some CodingKey) -> Bool { base.contains(key) }
-
-    func node(forKey key: some CodingKey) throws -> RecordingNode<Base>? {
-        guard let found = try base.node(forKey: key) else { return nil }
+    func node(forKey key: some CodingKey, _ format: (any ByteFormat)?) -> DecodingNode? {
+        guard let found = base.node(forKey: key, format) else { return nil }
         let slot = record.slot(for: BinaryKey(key))
-        if found.isNil, case .empty = slot.content { slot.content = .leaf(.nil) }
-        return RecordingNode(base: found, slot: slot)
+        if found.isNil(format), case .empty = slot.content { slot.content = .leaf(.nil) }
+        return .recording(found, slot)
     }
 }
 
-struct RecordingUnkeyedView<Base: DecodingNode>: UnkeyedNodeView {
-    var base: Base.Unkeyed
+/// An unkeyed container whose elements are recorded.
+package struct RecordingUnkeyedView {
+    var base: DecodingNode.UnkeyedView
     let record: UnkeyedRecord
-
-    var count: Int? { base.count }
-    var isAtEnd: Bool { base.isAtEnd }
-    var currentIndex: Int { base.currentIndex }
-
-    mutating func decodeNil() throws -> Bool {
-        guard try base.decodeNil() else { return false }
-        record.slots.append(RecordSlot(.leaf(.nil)))
-        return true
-    }
-
-    mutating func nextElement() throws -> RecordingNode<Base> {
-        let node = try base.nextElement()
-        let slot = RecordSlot()
-        record.slots.append(slot)
-        return RecordingNode(base: node, slot: slot)
-    }
-
-    mutating func finishElement(_ node: RecordingNode<Base>) throws {
-        try base.finishElement(node.base)
-    }
 }

@@ -1,12 +1,12 @@
 /// Unkeyed container of ``TreeDecoderImpl`` over a node's unkeyed view.
-struct TreeUnkeyedDecodingContainer<Node: DecodingNode>: UnkeyedDecodingContainer {
-    let impl: TreeDecoderImpl<Node>
-    var view: Node.Unkeyed
+struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
+    let impl: TreeDecoderImpl
+    var view: DecodingNode.UnkeyedView
     let path: CodingPathNode
 
     var codingPath: [any CodingKey] { path.path }
-    var count: Int? { view.count }
-    var isAtEnd: Bool { view.isAtEnd }
+    var count: Int? { view.count(impl.format) }
+    var isAtEnd: Bool { view.isAtEnd(impl.format) }
     var currentIndex: Int { view.currentIndex }
 
     private func failure(_ error: any Error, _ type: Any.Type, _ index: Int) -> any Error {
@@ -15,16 +15,16 @@ struct TreeUnkeyedDecodingContainer<Node: DecodingNode>: UnkeyedDecodingContaine
 
     mutating func decodeNil() throws -> Bool {
         let index = view.currentIndex
-        do { return try view.decodeNil() } catch { throw failure(error, Any?.self, index) }
+        do { return try view.decodeNil(impl.format) } catch { throw failure(error, Any?.self, index) }
     }
 
     @inline(__always)
     private mutating func scalar<S: ScalarDecodable>(_ type: S.Type) throws -> S {
         let index = view.currentIndex
         do {
-            var n = try view.nextElement()
-            let value = try S.read(from: &n)
-            try view.finishElement(n)
+            var n = try view.nextElement(impl.format)
+            let value = try S.read(from: &n, impl.format)
+            try view.finishElement(n, impl.format)
             return value
         } catch { throw failure(error, type, index) }
     }
@@ -46,30 +46,30 @@ struct TreeUnkeyedDecodingContainer<Node: DecodingNode>: UnkeyedDecodingContaine
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let index = view.currentIndex
-        var n: Node
-        do { n = try view.nextElement() } catch { throw failure(error, type, index) }
+        var n: DecodingNode
+        do { n = try view.nextElement(impl.format) } catch { throw failure(error, type, index) }
         let value = try impl.decodeValue(T.self, from: &n, parent: path, step: .index(index))
-        do { try view.finishElement(n) } catch { throw failure(error, type, index) }
+        do { try view.finishElement(n, impl.format) } catch { throw failure(error, type, index) }
         return value
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let index = view.currentIndex
         do {
-            var n = try view.nextElement()
-            let nested = try n.keyedView()
-            try view.finishElement(n)
+            var n = try view.nextElement(impl.format)
+            let nested = try n.keyedView(impl.format)
+            try view.finishElement(n, impl.format)
             return KeyedDecodingContainer(
-                TreeKeyedDecodingContainer<NestedKey, Node>(impl: impl, view: nested, path: path.appending(.index(index))))
+                TreeKeyedDecodingContainer<NestedKey>(impl: impl, view: nested, path: path.appending(.index(index))))
         } catch { throw failure(error, [String: Any].self, index) }
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let index = view.currentIndex
         do {
-            var n = try view.nextElement()
-            let nested = try n.unkeyedView(elementHint: nil)
-            try view.finishElement(n)
+            var n = try view.nextElement(impl.format)
+            let nested = try n.unkeyedView(impl.format, elementHint: nil)
+            try view.finishElement(n, impl.format)
             return TreeUnkeyedDecodingContainer(impl: impl, view: nested, path: path.appending(.index(index)))
         } catch { throw failure(error, [Any].self, index) }
     }
@@ -77,26 +77,27 @@ struct TreeUnkeyedDecodingContainer<Node: DecodingNode>: UnkeyedDecodingContaine
     mutating func superDecoder() throws -> any Decoder {
         let index = view.currentIndex
         do {
-            let n = try view.nextElement()
-            try view.finishElement(n)
+            let n = try view.nextElement(impl.format)
+            try view.finishElement(n, impl.format)
             return TreeDecoderImpl(
-                node: n, options: impl.options, pathNode: path.appending(.index(index)), depth: impl.depth + 1)
+                node: n, format: impl.format, options: impl.options, pathNode: path.appending(.index(index)),
+                depth: impl.depth + 1)
         } catch { throw failure(error, Any.self, index) }
     }
 }
 
 /// Single-value container of ``TreeDecoderImpl``.
-struct TreeSingleValueDecodingContainer<Node: DecodingNode>: SingleValueDecodingContainer {
-    let impl: TreeDecoderImpl<Node>
+struct TreeSingleValueDecodingContainer: SingleValueDecodingContainer {
+    let impl: TreeDecoderImpl
     /// The content; `nil` when the container holds nil.
-    let content: Node?
+    let content: DecodingNode?
     let path: CodingPathNode
 
     var codingPath: [any CodingKey] { path.path }
 
     func decodeNil() -> Bool { content == nil }
 
-    private func contentNode(_ type: Any.Type) throws -> Node {
+    private func contentNode(_ type: Any.Type) throws -> DecodingNode {
         guard let content else {
             throw DecodingError.valueNotFound(
                 type, .init(codingPath: path.path, debugDescription: "Expected \(type) but found nil at \(describe(path.path))."))
@@ -107,7 +108,7 @@ struct TreeSingleValueDecodingContainer<Node: DecodingNode>: SingleValueDecoding
     @inline(__always)
     private func scalar<S: ScalarDecodable>(_ type: S.Type) throws -> S {
         var n = try contentNode(type)
-        do { return try S.read(from: &n) } catch { throw impl.decodingError(error, type, path.path) }
+        do { return try S.read(from: &n, impl.format) } catch { throw impl.decodingError(error, type, path.path) }
     }
 
     func decode(_ type: Bool.Type) throws -> Bool { try scalar(type) }

@@ -83,13 +83,13 @@ extension IntegerWrapper {
         return scalar.leafValue(wrappedValue, Self.encoding) ?? .nil
     }
 
-    static func decodeDirect<N: DecodingNode>(
-        from node: inout N, impl: TreeDecoderImpl<N>, parent: CodingPathNode, step: PathStep?
+    static func decodeDirect(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> Self {
         guard let scalar = Value.self as? any IntegerScalar.Type else {
             throw WireFormatError(.unsupported, "unsupported wrapped integer type \(Value.self)")
         }
-        let leaf = try node.decodeScalar(scalar.scalarKind(encoding))
+        let leaf = try node.decodeScalar(scalar.scalarKind(encoding), impl.format)
         guard let value = leaf.exactInteger(Value.self) else {
             throw WireFormatError(.typeMismatch, "expected \(Value.self), found \(leaf.kindName)", offset: node.byteOffset)
         }

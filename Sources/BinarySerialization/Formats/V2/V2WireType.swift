@@ -49,9 +49,3 @@ enum V2WireType: UInt8, CustomStringConvertible {
         }
     }
 }
-
-/// Options of the v2 reader and writer.
-struct V2Options {
-    /// Unkeyed containers start with the indices of their `encodeNil()` elements.
-    var nilIndexSets: Bool
-}

@@ -1,0 +1,284 @@
+import TreeCoding
+
+/// Reading legacy v2 bytes.
+///
+/// Node tags:
+/// - `raw`: a value whose extent is known (the whole input, the value of a key, the content of a
+///   length-delimited value); it must fill its range. `wireType` is the key's wire type, if any.
+/// - `element`: the next value of an unkeyed container (or after an optional's flag), read from a
+///   cursor shared with the container; its extent is found by reading it as the requested type.
+/// - `nilElement`: an index of the container's nil index set.
+struct V2Format: ByteFormat {
+    static let raw: UInt8 = 0
+    static let element: UInt8 = 1
+    static let nilElement: UInt8 = 2
+    static let noWireType: UInt8 = 0xff
+
+    /// Unkeyed containers start with the indices of their `encodeNil()` elements.
+    let nilIndexSets: Bool
+
+    /// The whole input as a raw node.
+    static func root(_ buffer: UnsafeRawBufferPointer) -> ByteNode {
+        ByteNode(buffer: buffer, start: 0, end: buffer.count, tag: raw, wireType: noWireType)
+    }
+
+    /// An element node reading from `cursor`.
+    static func element(_ buffer: UnsafeRawBufferPointer, _ cursor: ByteCursor) -> ByteNode {
+        ByteNode(buffer: buffer, start: cursor.offset, end: cursor.end, tag: element, cursor: cursor)
+    }
+
+    func isNil(_ node: ByteNode) -> Bool { node.tag == Self.nilElement }
+
+    @inline(never)
+    private func foundNil(_ expected: String, _ node: ByteNode) -> WireFormatError {
+        WireFormatError(.valueNotFound, "expected \(expected), found nil", offset: node.start)
+    }
+
+    /// Checks that a key's wire type fits the request.
+    @inline(__always)
+    private func expect(_ node: ByteNode, _ type: V2WireType, for what: @autoclosure () -> String) throws {
+        guard node.tag == Self.raw, node.wireType != Self.noWireType, node.wireType != type.rawValue else { return }
+        let actual = V2WireType(rawValue: node.wireType).map { "\($0)" } ?? "\(node.wireType)"
+        // Bool has been written both as a varint and as a byte.
+        if type == .varint, node.wireType == V2WireType.byte.rawValue, what() == "Bool" { return }
+        throw WireFormatError(
+            .typeMismatch, "expected \(what()) (wire type \(type)), found wire type \(actual)", offset: node.start)
+    }
+
+    /// The range of a length-delimited value: the raw range, or a length read at the cursor.
+    /// In element mode the node becomes that raw range, so asking twice gives the same answer.
+    private func delimitedRange(_ node: inout ByteNode, _ what: @autoclosure () -> String) throws -> (Int, Int) {
+        switch node.tag {
+        case Self.raw:
+            try expect(node, .lengthDelimited, for: what())
+            return (node.start, node.end)
+        case Self.element:
+            guard let cursor = node.cursor else { return (node.start, node.end) }
+            var r = ByteReader(buffer: node.buffer, offset: cursor.offset, end: cursor.end)
+            let length = try r.length("the length of \(what())")
+            let start = r.offset
+            cursor.offset = start + length
+            node = ByteNode(buffer: node.buffer, start: start, end: start + length, tag: Self.raw, wireType: Self.noWireType)
+            return (start, start + length)
+        default:
+            throw foundNil(what(), node)
+        }
+    }
+
+    func keyedView(_ node: inout ByteNode) throws -> ByteKeyedView {
+        let (start, end) = try delimitedRange(&node, "a keyed container")
+        return try Self.keyedEntries(node.buffer, start, end)
+    }
+
+    /// Each entry is a key varint carrying the wire type (`k << 4 | type` or
+    /// `len << 4 | 8 | type` + UTF-8), then the value in that wire type.
+    static func keyedEntries(_ buffer: UnsafeRawBufferPointer, _ start: Int, _ end: Int) throws -> ByteKeyedView {
+        var r = ByteReader(buffer: buffer, offset: start, end: end)
+        var entries: [ByteKeyedView.Entry] = []
+        entries.reserveCapacity(8)
+        while !r.isAtEnd {
+            let keyAt = r.offset
+            let raw = try r.varint()
+            guard let type = V2WireType(rawValue: UInt8(raw & 7)) else {
+                throw WireFormatError(.invalidBytes, "unknown wire type \(raw & 7)", offset: keyAt)
+            }
+            var intKey = -1
+            var keyStart = keyAt
+            var keyLength = 0
+            if raw & 8 != 0 {
+                let length = raw >> 4
+                guard length <= UInt64(r.remaining) else {
+                    throw WireFormatError(
+                        .truncated, "a key of \(length) bytes exceeds the \(r.remaining) bytes that remain", offset: keyAt)
+                }
+                keyStart = r.offset
+                keyLength = Int(truncatingIfNeeded: length)
+                r.offset += keyLength
+            } else {
+                intKey = Int(truncatingIfNeeded: raw >> 4)
+            }
+            var valueStart = r.offset
+            switch type {
+            case .varint: _ = try r.varint()
+            case .eightBytes: try r.skip(8)
+            case .fourBytes: try r.skip(4)
+            case .twoBytes: try r.skip(2)
+            case .byte: try r.skip(1)
+            case .lengthDelimited:
+                let length = try r.length("a value")
+                valueStart = r.offset
+                r.offset += length
+            }
+            let value = ByteNode(buffer: buffer, start: valueStart, end: r.offset, tag: Self.raw, wireType: type.rawValue)
+            entries.append(.init(intKey: intKey, keyStart: keyStart, keyLength: keyLength, value: value))
+        }
+        return try ByteKeyedView(buffer: buffer, entries: entries)
+    }
+
+    func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?) throws -> ByteUnkeyedView {
+        let (start, end) = try delimitedRange(&node, "an unkeyed container")
+        var r = ByteReader(buffer: node.buffer, offset: start, end: end)
+        var nils: [Int] = []
+        if nilIndexSets {
+            let countAt = r.offset
+            let count = try r.varint()
+            guard count <= UInt64(r.remaining) else {
+                throw WireFormatError(.truncated, "a nil index set of \(count) entries exceeds the data", offset: countAt)
+            }
+            for _ in 0..<Int(count) {
+                let at = r.offset
+                let i = try r.varint()
+                guard i <= UInt64(Int32.max), nils.last.map({ UInt64($0) < i }) ?? true else {
+                    throw WireFormatError(.invalidBytes, "nil index \(i) is out of order or too large", offset: at)
+                }
+                nils.append(Int(i))
+            }
+        }
+        var view = ByteUnkeyedView(buffer: node.buffer, offset: r.offset, end: end)
+        view.cursor = ByteCursor(offset: r.offset, end: end)
+        view.nilIndices = nils
+        view.elementHint = elementHint
+        return view
+    }
+
+    /// v2 writes nothing for a single-value container: the content is the node itself.
+    func singleValueContent(_ node: inout ByteNode) throws -> ByteNode? {
+        node.tag == Self.nilElement ? nil : node
+    }
+
+    /// An optional is a flag byte (`01` present, `00` nil) and then the value as an element.
+    func optionalContent(_ node: inout ByteNode) throws -> ByteNode? {
+        let cursor: ByteCursor
+        switch node.tag {
+        case Self.nilElement:
+            return nil
+        case Self.raw:
+            try expect(node, .lengthDelimited, for: "an optional")
+            cursor = ByteCursor(offset: node.start, end: node.end)
+        default:
+            guard let shared = node.cursor else { return nil }
+            cursor = shared
+        }
+        let at = cursor.offset
+        guard at < cursor.end else {
+            var error = WireFormatError(.truncated, "the data ends before the flag of an optional", offset: at)
+            error.regionEnd = cursor.end
+            throw error
+        }
+        switch node.buffer[at] {
+        case 0:
+            cursor.offset = at + 1
+            if node.tag == Self.raw, at + 1 != node.end {
+                throw WireFormatError(.trailingBytes, "\(node.end - at - 1) bytes follow a nil optional", offset: at + 1)
+            }
+            return nil
+        case 1:
+            cursor.offset = at + 1
+            return Self.element(node.buffer, cursor)
+        case let b:
+            throw WireFormatError(.invalidBytes, "an optional's flag must be 0 or 1, found \(b)", offset: at)
+        }
+    }
+
+    /// After an optional's value: content read from a raw range must fill it.
+    func finishContent(_ node: ByteNode, _ content: ByteNode) throws {
+        guard node.tag == Self.raw, content.tag == Self.element, let cursor = content.cursor else { return }
+        if cursor.offset != node.end {
+            throw WireFormatError(
+                .trailingBytes, "\(node.end - cursor.offset) bytes follow an optional's value", offset: cursor.offset)
+        }
+    }
+
+    func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue {
+        switch kind {
+        case .string, .data:
+            let (start, end) = try delimitedRange(&node, "\(kind)")
+            var r = ByteReader(buffer: node.buffer, offset: start, end: end)
+            return try Scalars.read(kind, from: &r)
+        default:
+            break
+        }
+        switch node.tag {
+        case Self.raw:
+            try expect(node, V2WireType.of(kind), for: "\(kind)")
+            var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
+            let value = try Scalars.read(kind, from: &r)
+            guard r.isAtEnd else {
+                throw WireFormatError(.trailingBytes, "\(r.remaining) bytes follow a \(kind)", offset: r.offset)
+            }
+            return value
+        case Self.element:
+            guard let cursor = node.cursor else { throw foundNil("\(kind)", node) }
+            var r = ByteReader(buffer: node.buffer, offset: cursor.offset, end: cursor.end)
+            let value = try Scalars.read(kind, from: &r)
+            cursor.offset = r.offset
+            return value
+        default:
+            throw foundNil("\(kind)", node)
+        }
+    }
+
+    func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray {
+        let (start, end) = try delimitedRange(&node, "[\(kind.rawValue)]")
+        var r = ByteReader(buffer: node.buffer, offset: start, end: end)
+        return try Scalars.readPacked(kind, from: &r)
+    }
+
+    // MARK: Unkeyed containers: elements back to back, after an optional nil index set
+
+    private func atNil(_ view: ByteUnkeyedView) -> Bool {
+        view.nextNil < view.nilIndices.count && view.nilIndices[view.nextNil] == view.currentIndex
+    }
+
+    private func offset(_ view: ByteUnkeyedView) -> Int { view.cursor?.offset ?? view.end }
+
+    func isAtEnd(_ view: ByteUnkeyedView) -> Bool { offset(view) >= view.end && !atNil(view) }
+
+    /// Unknown without the element type (`nil`), except when the container is empty or the
+    /// decoder names the element type in advance (SIMD vectors).
+    func count(_ view: ByteUnkeyedView) -> Int? {
+        let remainingNils = view.nilIndices.count - view.nextNil
+        if offset(view) >= view.end { return view.currentIndex + remainingNils }
+        guard let hint = view.elementHint else { return nil }
+        var r = ByteReader(buffer: view.buffer, offset: offset(view), end: view.end)
+        var n = 0
+        while !r.isAtEnd {
+            guard (try? Scalars.read(hint, from: &r)) != nil else { return nil }
+            n += 1
+        }
+        return view.currentIndex + n + remainingNils
+    }
+
+    func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool {
+        if atNil(view) {
+            view.nextNil += 1
+            view.currentIndex += 1
+            return true
+        }
+        if offset(view) >= view.end {
+            throw WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: offset(view))
+        }
+        return false
+    }
+
+    func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode {
+        if atNil(view) {
+            view.nextNil += 1
+            view.currentIndex += 1
+            return ByteNode(buffer: view.buffer, start: offset(view), end: offset(view), tag: Self.nilElement)
+        }
+        guard let cursor = view.cursor, cursor.offset < cursor.end else {
+            throw WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: offset(view))
+        }
+        view.currentIndex += 1
+        return Self.element(view.buffer, cursor)
+    }
+
+    /// Every element occupies at least one byte; one that read nothing would loop forever.
+    func finishElement(_ view: inout ByteUnkeyedView, _ node: ByteNode) throws {
+        guard node.tag == Self.element, let cursor = view.cursor else { return }
+        if cursor.offset == node.start {
+            throw WireFormatError(.invalidBytes, "an element was decoded without reading any bytes", offset: node.start)
+        }
+    }
+}

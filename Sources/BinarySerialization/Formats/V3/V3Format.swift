@@ -1,0 +1,175 @@
+import TreeCoding
+
+/// Reading v3 bytes.
+///
+/// Node tags: `raw` nodes are the whole input or the content of a single-value container, where
+/// a `.single` or `Optional` starts with a nil byte (`00` value, `01` nil); `element` nodes come
+/// from a container, whose length prefix already said "not nil"; `nilElement` is a container's `01`.
+struct V3Format: ByteFormat {
+    static let raw: UInt8 = 0
+    static let element: UInt8 = 1
+    static let nilElement: UInt8 = 2
+
+    /// The whole input as a raw node.
+    static func root(_ buffer: UnsafeRawBufferPointer) -> ByteNode {
+        ByteNode(buffer: buffer, start: 0, end: buffer.count, tag: raw)
+    }
+
+    func isNil(_ node: ByteNode) -> Bool { node.tag == Self.nilElement }
+
+    @inline(never)
+    private func foundNil(_ expected: String, _ node: ByteNode) -> WireFormatError {
+        WireFormatError(.valueNotFound, "expected \(expected), found nil", offset: node.start)
+    }
+
+    /// A keyed container: entries of a key (`varint(k << 1)`, or `varint(len << 1 | 1)` and UTF-8)
+    /// followed by an element. A repeated key is corrupt data.
+    func keyedView(_ node: inout ByteNode) throws -> ByteKeyedView {
+        if node.tag == Self.nilElement { throw foundNil("a keyed container", node) }
+        var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
+        var entries: [ByteKeyedView.Entry] = []
+        entries.reserveCapacity(8)
+        while !r.isAtEnd {
+            let keyAt = r.offset
+            let raw = try r.varint()
+            var intKey = -1
+            var keyStart = keyAt
+            var keyLength = 0
+            if raw & 1 == 1 {
+                let length = raw >> 1
+                guard length <= UInt64(r.remaining) else {
+                    throw WireFormatError(
+                        .truncated, "a key of \(length) bytes exceeds the \(r.remaining) bytes that remain", offset: keyAt)
+                }
+                keyStart = r.offset
+                keyLength = Int(truncatingIfNeeded: length)
+                r.offset += keyLength
+            } else {
+                intKey = Int(truncatingIfNeeded: raw >> 1)
+            }
+            guard !r.isAtEnd else {
+                throw WireFormatError(.truncated, "the data ends after a key, before its value", offset: r.offset)
+            }
+            entries.append(.init(intKey: intKey, keyStart: keyStart, keyLength: keyLength, value: try r.v3Element()))
+        }
+        return try ByteKeyedView(buffer: node.buffer, entries: entries)
+    }
+
+    func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?) throws -> ByteUnkeyedView {
+        if node.tag == Self.nilElement { throw foundNil("an unkeyed container", node) }
+        return ByteUnkeyedView(buffer: node.buffer, offset: node.start, end: node.end)
+    }
+
+    func singleValueContent(_ node: inout ByteNode) throws -> ByteNode? {
+        switch node.tag {
+        case Self.nilElement:
+            return nil
+        case Self.element:
+            var content = node
+            content.tag = Self.raw
+            return content
+        default:
+            guard node.start < node.end else {
+                throw WireFormatError(
+                    .truncated, "the data ends before the nil indicator of a single value", offset: node.start)
+            }
+            switch node.buffer[node.start] {
+            case 0:
+                var content = node
+                content.start += 1
+                return content
+            case 1:
+                guard node.end == node.start + 1 else {
+                    throw WireFormatError(
+                        .trailingBytes, "\(node.end - node.start - 1) bytes follow a nil indicator", offset: node.start + 1)
+                }
+                return nil
+            case let b:
+                throw WireFormatError(.invalidBytes, "a nil indicator must be 0 or 1, found \(b)", offset: node.start)
+            }
+        }
+    }
+
+    func optionalContent(_ node: inout ByteNode) throws -> ByteNode? { try singleValueContent(&node) }
+
+    func finishContent(_ node: ByteNode, _ content: ByteNode) throws {}
+
+    @inline(__always)
+    func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue {
+        if node.tag == Self.nilElement { throw foundNil("\(kind)", node) }
+        var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
+        let value = try Scalars.read(kind, from: &r)
+        guard r.isAtEnd else {
+            throw WireFormatError(.trailingBytes, "\(r.remaining) bytes follow a \(kind)", offset: r.offset)
+        }
+        return value
+    }
+
+    func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray {
+        if node.tag == Self.nilElement { throw foundNil("[\(kind.rawValue)]", node) }
+        var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
+        return try Scalars.readPacked(kind, from: &r)
+    }
+
+    // MARK: Unkeyed containers: elements one after another
+
+    /// Counted by skipping the length prefixes; `nil` when the bytes do not frame.
+    func count(_ view: ByteUnkeyedView) -> Int? {
+        var r = ByteReader(buffer: view.buffer, offset: view.offset, end: view.end)
+        var n = view.currentIndex
+        while !r.isAtEnd {
+            guard (try? r.v3Element()) != nil else { return nil }
+            n += 1
+        }
+        return n
+    }
+
+    func isAtEnd(_ view: ByteUnkeyedView) -> Bool { view.offset >= view.end }
+
+    func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool {
+        guard view.offset < view.end else {
+            throw WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: view.offset)
+        }
+        guard view.buffer[view.offset] == 1 else { return false }
+        view.offset += 1
+        view.currentIndex += 1
+        return true
+    }
+
+    @inline(__always)
+    func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode {
+        guard view.offset < view.end else {
+            throw WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: view.offset)
+        }
+        var r = ByteReader(buffer: view.buffer, offset: view.offset, end: view.end)
+        let node = try r.v3Element()
+        view.offset = r.offset
+        view.currentIndex += 1
+        return node
+    }
+
+    func finishElement(_ view: inout ByteUnkeyedView, _ node: ByteNode) throws {}
+}
+
+/// Reads one element of a v3 container: `01` is nil, else `varint(length << 1)` and the bytes.
+extension ByteReader {
+    @inline(__always)
+    mutating func v3Element() throws -> ByteNode {
+        let at = offset
+        let prefix = try varint()
+        if prefix & 1 == 1 {
+            guard prefix == 1 else {
+                throw WireFormatError(.invalidBytes, "a nil indicator with a length (prefix \(prefix))", offset: at)
+            }
+            return ByteNode(buffer: buffer, start: offset, end: offset, tag: V3Format.nilElement)
+        }
+        let length = prefix >> 1
+        guard length <= UInt64(remaining) else {
+            throw WireFormatError(
+                .truncated, "an element of \(length) bytes exceeds the \(remaining) bytes that remain", offset: at)
+        }
+        let start = offset
+        offset &+= Int(truncatingIfNeeded: length)
+        return ByteNode(buffer: buffer, start: start, end: offset, tag: V3Format.element)
+    }
+}

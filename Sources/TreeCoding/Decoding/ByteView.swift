@@ -1,0 +1,184 @@
+import Foundation
+
+/// The format-independent plumbing of decoding from bytes: a node is a range of the input plus
+/// a few format-defined fields; a ``ByteFormat`` (v3 or v2, in BinarySerialization) interprets it.
+///
+/// The decoder works on these concrete types rather than on generic nodes, so that none of its
+/// code runs unspecialized: every request is one call into the format.
+
+/// A position in the input shared by an unkeyed container and the element being read from it
+/// (v2 elements carry no lengths, so only reading one tells where the next starts).
+package final class ByteCursor {
+    package var offset: Int
+    package let end: Int
+
+    package init(offset: Int, end: Int) {
+        self.offset = offset
+        self.end = end
+    }
+}
+
+/// One value inside the input bytes.
+package struct ByteNode {
+    package let buffer: UnsafeRawBufferPointer
+    package var start: Int
+    package var end: Int
+    /// Format-defined: how to read the range (v3: raw, element, nil element; v2: raw, element...).
+    package var tag: UInt8
+    /// Format-defined extra (v2: the key's wire type, or `0xff`).
+    package var wireType: UInt8
+    /// A shared read position (v2 elements), if any.
+    package var cursor: ByteCursor?
+
+    @inline(__always)
+    package init(
+        buffer: UnsafeRawBufferPointer, start: Int, end: Int, tag: UInt8, wireType: UInt8 = 0xff,
+        cursor: ByteCursor? = nil
+    ) {
+        self.buffer = buffer
+        self.start = start
+        self.end = end
+        self.tag = tag
+        self.wireType = wireType
+        self.cursor = cursor
+    }
+}
+
+/// A keyed container framed from bytes: each entry's key and value node.
+package struct ByteKeyedView {
+    package struct Entry {
+        /// The integer key, or -1 for a string key.
+        package var intKey: Int
+        package var keyStart: Int
+        package var keyLength: Int
+        package var value: ByteNode
+
+        @inline(__always)
+        package init(intKey: Int, keyStart: Int, keyLength: Int, value: ByteNode) {
+            self.intKey = intKey
+            self.keyStart = keyStart
+            self.keyLength = keyLength
+            self.value = value
+        }
+    }
+
+    let buffer: UnsafeRawBufferPointer
+    let entries: [Entry]
+    /// Key -> entry, for large containers.
+    let index: [BinaryKey: Int]?
+
+    static let indexThreshold = 16
+
+    /// Checks the entries for repeated keys (which are corrupt data) and indexes large containers.
+    package init(buffer: UnsafeRawBufferPointer, entries: [Entry]) throws {
+        self.buffer = buffer
+        self.entries = entries
+        if entries.count > Self.indexThreshold {
+            var map = [BinaryKey: Int](minimumCapacity: entries.count)
+            for (i, e) in entries.enumerated() {
+                let key = Self.key(of: e, buffer)
+                if map.updateValue(i, forKey: key) != nil {
+                    throw WireFormatError(.duplicateKey, "the key \(key) appears twice", offset: e.keyStart)
+                }
+            }
+            index = map
+        } else {
+            index = nil
+            guard entries.count > 1 else { return }
+            for i in 1..<entries.count {
+                for j in 0..<i where Self.sameKey(entries[i], entries[j], buffer) {
+                    throw WireFormatError(
+                        .duplicateKey, "the key \(Self.key(of: entries[i], buffer)) appears twice",
+                        offset: entries[i].keyStart)
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func sameKey(_ a: Entry, _ b: Entry, _ buffer: UnsafeRawBufferPointer) -> Bool {
+        if a.intKey >= 0 || b.intKey >= 0 { return a.intKey == b.intKey }
+        guard a.keyLength == b.keyLength else { return false }
+        return bytesEqual(buffer, a.keyStart, buffer.baseAddress.map { $0 + b.keyStart }, a.keyLength)
+    }
+
+    static func key(of e: Entry, _ buffer: UnsafeRawBufferPointer) -> BinaryKey {
+        if e.intKey >= 0 { return BinaryKey(intValue: e.intKey) }
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[e.keyStart..<e.keyStart + e.keyLength])
+        return BinaryKey(stringValue: String(decoding: bytes, as: UTF8.self))
+    }
+
+    var allKeys: [BinaryKey] { entries.map { Self.key(of: $0, buffer) } }
+
+    @inline(__always)
+    func position(_ key: some CodingKey) -> Int? {
+        if let index { return index[BinaryKey(key)] }
+        if let i = key.intValue {
+            for p in entries.indices where entries[p].intKey == i { return p }
+            return nil
+        }
+        var name = key.stringValue
+        return name.withUTF8 { utf8 -> Int? in
+            for p in entries.indices {
+                let e = entries[p]
+                guard e.intKey < 0, e.keyLength == utf8.count else { continue }
+                if bytesEqual(buffer, e.keyStart, utf8.baseAddress.map { UnsafeRawPointer($0) }, e.keyLength) {
+                    return p
+                }
+            }
+            return nil
+        }
+    }
+
+    func node(forKey key: some CodingKey) -> ByteNode? {
+        position(key).map { entries[$0].value }
+    }
+}
+
+/// Whether `length` bytes of `buffer` at `offset` equal the bytes at `other`.
+@inline(__always)
+func bytesEqual(_ buffer: UnsafeRawBufferPointer, _ offset: Int, _ other: UnsafeRawPointer?, _ length: Int) -> Bool {
+    if length == 0 { return true }
+    guard let base = buffer.baseAddress, let other else { return false }
+    return memcmp(base + offset, other, length) == 0
+}
+
+/// The state of an unkeyed container read from bytes; the format moves it along.
+package struct ByteUnkeyedView {
+    package let buffer: UnsafeRawBufferPointer
+    /// Next unread byte (v3) — v2 reads through ``cursor``.
+    package var offset: Int
+    package let end: Int
+    package var currentIndex = 0
+    package var cursor: ByteCursor?
+    /// v2: indices written with `encodeNil()`, ascending, and the next one not yet reached.
+    package var nilIndices: [Int] = []
+    package var nextNil = 0
+    /// The element type, when the decoder knows it in advance (SIMD vectors).
+    package var elementHint: ScalarKind?
+
+    package init(buffer: UnsafeRawBufferPointer, offset: Int, end: Int) {
+        self.buffer = buffer
+        self.offset = offset
+        self.end = end
+    }
+}
+
+/// A wire format's reading of byte nodes.
+package protocol ByteFormat: Sendable {
+    func isNil(_ node: ByteNode) -> Bool
+    func keyedView(_ node: inout ByteNode) throws -> ByteKeyedView
+    func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?) throws -> ByteUnkeyedView
+    func singleValueContent(_ node: inout ByteNode) throws -> ByteNode?
+    func optionalContent(_ node: inout ByteNode) throws -> ByteNode?
+    /// After the content from ``optionalContent(_:)`` was decoded: check nothing is left over.
+    func finishContent(_ node: ByteNode, _ content: ByteNode) throws
+    func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue
+    func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray
+
+    func count(_ view: ByteUnkeyedView) -> Int?
+    func isAtEnd(_ view: ByteUnkeyedView) -> Bool
+    func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool
+    func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode
+    func finishElement(_ view: inout ByteUnkeyedView, _ node: ByteNode) throws
+}

@@ -1,0 +1,48 @@
+/// An error of the node layer; the tree decoder adds the coding path and rethrows it as a
+/// `DecodingError` with this error as `underlyingError`.
+public struct WireFormatError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, as a stable code.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+        public init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// The input ended inside a value.
+        public static let truncated = Code("truncated")
+        /// Bytes that no valid encoding produces (bad varint, bad Bool, bad UTF-8, bad wire type...).
+        public static let invalidBytes = Code("invalidBytes")
+        /// The stored value does not have the type the decoder asked for.
+        public static let typeMismatch = Code("typeMismatch")
+        /// The decoder asked for a value where nil is stored.
+        public static let valueNotFound = Code("valueNotFound")
+        /// Bytes left over after a complete value.
+        public static let trailingBytes = Code("trailingBytes")
+        /// A decoding limit (depth, size) was exceeded.
+        public static let limitExceeded = Code("limitExceeded")
+        /// The same key appears twice in one keyed container.
+        public static let duplicateKey = Code("duplicateKey")
+        /// An option or feature that the data needs is not enabled.
+        public static let unsupported = Code("unsupported")
+    }
+
+    public let code: Code
+    /// Byte offset in the input where the problem was found, if the input was bytes.
+    public let offset: Int?
+    public let message: String
+    /// For `truncated`: the end of the region that was being read (the input, or an enclosing
+    /// length-delimited value), and the end the read needed. Stream decoders use these to tell
+    /// "wait for more bytes" from corrupt data.
+    package var regionEnd: Int?
+    package var requiredEnd: Int?
+
+    public init(_ code: Code, _ message: String, offset: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.offset = offset
+    }
+
+    public var description: String {
+        if let offset { return "\(message) (at byte offset \(offset))" }
+        return message
+    }
+}
