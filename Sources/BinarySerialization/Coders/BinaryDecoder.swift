@@ -61,16 +61,16 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
     /// The configured format's reader.
     var byteFormat: any ByteFormat {
         switch format {
-        case .v3: return V3Format()
-        case .v2: return V2Format(nilIndexSets: prependNilIndexSetForUnkeyedContainers)
+        case .v3: return V3Format.shared
+        case .v2: return V2Format.reader(nilIndexSets: prependNilIndexSetForUnkeyedContainers)
         }
     }
 
     /// The whole input as a node of the configured format.
     private func rootNode(_ buffer: UnsafeRawBufferPointer) -> (ByteNode, any ByteFormat) {
         switch format {
-        case .v3: return (V3Format.root(buffer), V3Format())
-        case .v2: return (V2Format.root(buffer), V2Format(nilIndexSets: prependNilIndexSetForUnkeyedContainers))
+        case .v3: return (V3Format.root(buffer), V3Format.shared)
+        case .v2: return (V2Format.root(buffer), V2Format.reader(nilIndexSets: prependNilIndexSetForUnkeyedContainers))
         }
     }
 }

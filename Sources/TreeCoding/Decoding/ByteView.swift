@@ -9,7 +9,7 @@ import Foundation
 /// A position in the input shared by an unkeyed container and the element being read from it
 /// (v2 elements carry no lengths, so only reading one tells where the next starts).
 package final class ByteCursor {
-    package var offset: Int
+    @exclusivity(unchecked) package var offset: Int
     package let end: Int
 
     package init(offset: Int, end: Int) {
@@ -110,21 +110,35 @@ package struct ByteKeyedView {
 
     var allKeys: [BinaryKey] { entries.map { Self.key(of: $0, buffer) } }
 
-    @inline(__always)
+    /// The entry of a key: by integer when the key has one, else by its UTF-8 bytes.
     func position(_ key: some CodingKey) -> Int? {
-        if let index { return index[BinaryKey(key)] }
-        if let i = key.intValue {
-            for p in entries.indices where entries[p].intKey == i { return p }
-            return nil
+        if let i = key.intValue { return position(intKey: i) }
+        return position(name: key.stringValue)
+    }
+
+    func position(intKey: Int) -> Int? {
+        if let index { return index[BinaryKey(intValue: intKey)] }
+        var p = 0
+        while p < entries.count {
+            if entries[p].intKey == intKey { return p }
+            p += 1
         }
-        var name = key.stringValue
+        return nil
+    }
+
+    func position(name: String) -> Int? {
+        if let index { return index[BinaryKey(stringValue: name)] }
+        var name = name
         return name.withUTF8 { utf8 -> Int? in
-            for p in entries.indices {
+            var p = 0
+            while p < entries.count {
                 let e = entries[p]
-                guard e.intKey < 0, e.keyLength == utf8.count else { continue }
-                if bytesEqual(buffer, e.keyStart, utf8.baseAddress.map { UnsafeRawPointer($0) }, e.keyLength) {
+                if e.intKey < 0, e.keyLength == utf8.count,
+                    bytesEqual(buffer, e.keyStart, utf8.baseAddress.map { UnsafeRawPointer($0) }, e.keyLength)
+                {
                     return p
                 }
+                p += 1
             }
             return nil
         }
@@ -165,7 +179,7 @@ package struct ByteUnkeyedView {
 }
 
 /// A wire format's reading of byte nodes.
-package protocol ByteFormat: Sendable {
+package protocol ByteFormat: AnyObject, Sendable {
     func isNil(_ node: ByteNode) -> Bool
     func keyedView(_ node: inout ByteNode) throws -> ByteKeyedView
     func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?) throws -> ByteUnkeyedView

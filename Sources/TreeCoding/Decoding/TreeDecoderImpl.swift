@@ -16,16 +16,17 @@ package struct DecodingOptions: Sendable {
 /// It is not generic: nodes are one concrete type (``DecodingNode``) and byte formats are reached
 /// through one existential, so no decoding code runs unspecialized. One instance serves a whole
 /// decoding run: decoding a nested value swaps the current node in and out, so nested structs
-/// cost no decoder allocation.
+/// cost no decoder allocation. Its state is `@exclusivity(unchecked)`: one run, one thread, and no
+/// access to it stays open across a call into `init(from:)`.
 package final class TreeDecoderImpl: Decoder {
-    package var node: DecodingNode
-    package var pathNode: CodingPathNode
+    @exclusivity(unchecked) package var node: DecodingNode
+    @exclusivity(unchecked) package var pathNode: CodingPathNode
     package let options: DecodingOptions
     /// The wire format of byte nodes; `nil` when decoding a tree.
     package let format: (any ByteFormat)?
-    package var depth: Int
+    @exclusivity(unchecked) package var depth: Int
     /// The element type of the unkeyed container the current type is about to open (SIMD).
-    var elementHint: ScalarKind?
+    @exclusivity(unchecked) var elementHint: ScalarKind?
 
     package init(
         node: DecodingNode, format: (any ByteFormat)?, options: DecodingOptions, pathNode: CodingPathNode = .root,

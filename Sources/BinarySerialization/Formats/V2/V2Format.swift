@@ -8,7 +8,7 @@ import TreeCoding
 /// - `element`: the next value of an unkeyed container (or after an optional's flag), read from a
 ///   cursor shared with the container; its extent is found by reading it as the requested type.
 /// - `nilElement`: an index of the container's nil index set.
-struct V2Format: ByteFormat {
+final class V2Format: ByteFormat {
     static let raw: UInt8 = 0
     static let element: UInt8 = 1
     static let nilElement: UInt8 = 2
@@ -16,6 +16,14 @@ struct V2Format: ByteFormat {
 
     /// Unkeyed containers start with the indices of their `encodeNil()` elements.
     let nilIndexSets: Bool
+
+    private init(nilIndexSets: Bool) { self.nilIndexSets = nilIndexSets }
+
+    /// The reader for data without / with nil index sets.
+    static let plain = V2Format(nilIndexSets: false)
+    static let withNilIndexSets = V2Format(nilIndexSets: true)
+
+    static func reader(nilIndexSets: Bool) -> V2Format { nilIndexSets ? withNilIndexSets : plain }
 
     /// The whole input as a raw node.
     static func root(_ buffer: UnsafeRawBufferPointer) -> ByteNode {

@@ -5,10 +5,13 @@ import TreeCoding
 /// Node tags: `raw` nodes are the whole input or the content of a single-value container, where
 /// a `.single` or `Optional` starts with a nil byte (`00` value, `01` nil); `element` nodes come
 /// from a container, whose length prefix already said "not nil"; `nilElement` is a container's `01`.
-struct V3Format: ByteFormat {
+final class V3Format: ByteFormat {
     static let raw: UInt8 = 0
     static let element: UInt8 = 1
     static let nilElement: UInt8 = 2
+
+    /// The reader (it has no state).
+    static let shared = V3Format()
 
     /// The whole input as a raw node.
     static func root(_ buffer: UnsafeRawBufferPointer) -> ByteNode {
