@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import BinarySerialization
+
+// Helpers shared by the golden-byte, determinism and malformed-input tests.
+
+/// Bytes from hex text: whitespace is ignored and `//` starts a comment that runs to the end of
+/// the line, so inputs can be written one annotated byte group per line.
+func bytes(_ text: String) -> [UInt8] {
+    var digits = ""
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        let code = line.range(of: "//").map { line[..<$0.lowerBound] } ?? line[...]
+        digits += code.filter { !$0.isWhitespace }
+    }
+    precondition(digits.count % 2 == 0, "odd number of hex digits in \(text)")
+    return unhex(digits.lowercased())
+}
+
+/// Hex with a space between bytes, for readable failure messages.
+func spacedHex(_ b: some Sequence<UInt8>) -> String {
+    b.map { String(format: "%02x", $0) }.joined(separator: " ")
+}
+
+/// A v3 encoder, sorted unless told otherwise.
+func v3Encoder(sorted: Bool = true) -> BinaryEncoder {
+    var e = BinaryEncoder(format: .v3)
+    e.sortKeysDuringEncoding = sorted
+    return e
+}
+
+extension DecodingError {
+    /// The case, as a name tests can compare.
+    var caseName: String {
+        switch self {
+        case .typeMismatch: return "typeMismatch"
+        case .valueNotFound: return "valueNotFound"
+        case .keyNotFound: return "keyNotFound"
+        case .dataCorrupted: return "dataCorrupted"
+        @unknown default: return "unknown"
+        }
+    }
+
+    var context: Context? {
+        switch self {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c): return c
+        @unknown default: return nil
+        }
+    }
+
+    /// The coding path as strings (`"Index 2"` for unkeyed positions).
+    var pathStrings: [String] { context?.codingPath.map(\.stringValue) ?? [] }
+}
