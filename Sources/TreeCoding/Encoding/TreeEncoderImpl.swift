@@ -11,35 +11,63 @@ import Foundation
 /// checks cost about a fifth of the encoding time.
 final class TreeEncoderImpl: Encoder {
     let options: EncodingOptions
-    let parentPath: CodingPathNode
+    /// The encoder of the enclosing value, whose path this one extends (no path is built unless
+    /// someone asks for `codingPath` or an error needs it).
+    let parent: TreeEncoderImpl?
+    /// The path to extend when there is no parent (nested containers, super encoders).
+    let basePath: CodingPathNode
     let step: PathStep?
     let depth: Int
     @exclusivity(unchecked) var storage: Storage = .empty
     /// The first misuse of the container API; thrown by `finish()`.
     @exclusivity(unchecked) var misuse: String?
+    let sortKeys: Bool
+
+    // The container under construction (this object is its own buffer, one allocation per value).
+    /// Keys of a keyed container.
+    @exclusivity(unchecked) var keys: [BinaryKey] = []
+    /// Values of a keyed container, or elements of an unkeyed one.
+    @exclusivity(unchecked) var values: [BinaryValue] = []
+    /// Nested containers and encoders handed out, folded in by `finish()`.
+    @exclusivity(unchecked) var pending: [(position: Int, child: TreeEncoderImpl)] = []
+    /// One bit per key hash: a clear bit proves a key is new, so most inserts skip the search.
+    @exclusivity(unchecked) var keyFilter: UInt64 = 0
+    /// Key -> position, for large keyed containers.
+    @exclusivity(unchecked) var keyIndex: [BinaryKey: Int]?
 
     enum Storage {
         case empty
         case value(BinaryValue)
-        case keyed(KeyedBuffer)
-        case unkeyed(UnkeyedBuffer)
+        case keyed
+        case unkeyed
     }
 
-    init(options: EncodingOptions, parentPath: CodingPathNode, step: PathStep?, depth: Int) {
+    init(options: EncodingOptions, parent: TreeEncoderImpl?, basePath: CodingPathNode = .root, step: PathStep?, depth: Int) {
         self.options = options
-        self.parentPath = parentPath
+        self.parent = parent
+        self.basePath = basePath
         self.step = step
         self.depth = depth
+        self.sortKeys = options.sortKeys
+    }
+
+    /// A buffer for a nested container at `path`.
+    static func nested(_ storage: Storage, of encoder: TreeEncoderImpl, at path: CodingPathNode) -> TreeEncoderImpl {
+        let child = TreeEncoderImpl(
+            options: encoder.options, parent: nil, basePath: path, step: nil, depth: max(encoder.depth, path.depth))
+        child.storage = storage
+        if case .keyed = storage { child.reserveFields() }
+        return child
     }
 
     static func encodeRoot<T: Encodable>(_ value: T, options: EncodingOptions, throughEncodable: Bool) throws -> BinaryValue {
-        let root = TreeEncoderImpl(options: options, parentPath: .root, step: nil, depth: 0)
+        let root = TreeEncoderImpl(options: options, parent: nil, step: nil, depth: 0)
         return throughEncodable ? try root.encodeWithChild(value, step: nil) : try root.encodeValue(value, step: nil)
     }
 
     /// This encoder's position in the value.
     var pathNode: CodingPathNode {
-        parentPath.appending(step)
+        (parent?.pathNode ?? basePath).appending(step)
     }
 
     var codingPath: [any CodingKey] { pathNode.path }
@@ -48,35 +76,33 @@ final class TreeEncoderImpl: Encoder {
     // MARK: Containers
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let buffer: KeyedBuffer
         switch storage {
-        case .keyed(let existing):
-            buffer = existing
+        case .keyed:
+            break
         case .empty:
-            buffer = KeyedBuffer(sortKeys: options.sortKeys)
-            storage = .keyed(buffer)
+            storage = .keyed
+            reserveFields()
         case .value, .unkeyed:
             noteMisuse("a keyed container was requested after another kind of container")
-            buffer = KeyedBuffer(sortKeys: options.sortKeys)
-            storage = .keyed(buffer)
+            storage = .keyed
+            values = []
         }
-        return KeyedEncodingContainer(TreeKeyedEncodingContainer<Key>(encoder: self, buffer: buffer, path: nil))
+        return KeyedEncodingContainer(TreeKeyedEncodingContainer<Key>(encoder: self, buffer: self, path: nil))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let buffer: UnkeyedBuffer
         switch storage {
-        case .unkeyed(let existing):
-            buffer = existing
+        case .unkeyed:
+            break
         case .empty:
-            buffer = UnkeyedBuffer()
-            storage = .unkeyed(buffer)
+            storage = .unkeyed
         case .value, .keyed:
             noteMisuse("an unkeyed container was requested after another kind of container")
-            buffer = UnkeyedBuffer()
-            storage = .unkeyed(buffer)
+            storage = .unkeyed
+            keys = []
+            values = []
         }
-        return TreeUnkeyedEncodingContainer(encoder: self, buffer: buffer, path: nil)
+        return TreeUnkeyedEncodingContainer(encoder: self, buffer: self, path: nil)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -97,140 +123,48 @@ final class TreeEncoderImpl: Encoder {
 
     /// The tree of one value: primitives, packed arrays, wrappers and optionals directly,
     /// anything else through its own `encode(to:)` with a child encoder.
+    ///
+    /// The check is on the metatype, so the value is never boxed into an existential.
     @inline(__always)
     func encodeValue<T: Encodable>(_ value: T, step: PathStep?) throws -> BinaryValue {
-        if let direct = value as? any DirectTreeEncodable {
-            return try direct.treeValue(using: self, step: step)
+        if let direct = T.self as? any DirectTreeEncodable.Type {
+            return try encodeDirect(direct, value, step: step)
         }
         return try encodeWithChild(value, step: step)
     }
 
+    private func encodeDirect<D: DirectTreeEncodable, T>(_ type: D.Type, _ value: T, step: PathStep?) throws -> BinaryValue {
+        guard let direct = value as? D else {
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: pathNode.path(appending: step), debugDescription: "Internal type confusion."))
+        }
+        return try direct.treeValue(using: self, step: step)
+    }
+
     func encodeWithChild<T: Encodable>(_ value: T, step: PathStep?) throws -> BinaryValue {
-        let path = pathNode
         guard depth < options.maximumDepth else {
             throw EncodingError.invalidValue(
                 value,
                 EncodingError.Context(
-                    codingPath: path.path(appending: step),
+                    codingPath: pathNode.path(appending: step),
                     debugDescription: "The value is nested deeper than the maximum depth of \(options.maximumDepth)."))
         }
-        let child = TreeEncoderImpl(options: options, parentPath: path, step: step, depth: depth + 1)
+        let child = TreeEncoderImpl(options: options, parent: self, step: step, depth: depth + 1)
         try value.encode(to: child)
         return try child.finish(for: value)
     }
 
     /// Folds what was encoded into a value. Nothing encoded gives an empty keyed container.
-    func finish(for value: Any) throws -> BinaryValue {
+    func finish(for value: @autoclosure () -> Any) throws -> BinaryValue {
         if let misuse {
             throw EncodingError.invalidValue(
-                value, EncodingError.Context(codingPath: codingPath, debugDescription: "Container misuse: \(misuse)."))
+                value(), EncodingError.Context(codingPath: codingPath, debugDescription: "Container misuse: \(misuse)."))
         }
         switch storage {
         case .empty: return .emptyKeyed
         case .value(let v): return v
-        case .keyed(let b): return try b.finish()
-        case .unkeyed(let b): return try b.finish()
+        case .keyed: return try finishKeyed()
+        case .unkeyed: return try finishUnkeyed()
         }
-    }
-}
-
-/// A nested container or encoder handed out before its content is known.
-enum PendingChild {
-    case keyed(KeyedBuffer)
-    case unkeyed(UnkeyedBuffer)
-    case encoder(TreeEncoderImpl)
-
-    func finish() throws -> BinaryValue {
-        switch self {
-        case .keyed(let b): return try b.finish()
-        case .unkeyed(let b): return try b.finish()
-        case .encoder(let e): return try e.finish(for: e.codingPath.last?.stringValue ?? "")
-        }
-    }
-}
-
-/// The fields of a keyed container under construction.
-///
-/// Repeated keys are found with a 64-bit filter of key hashes (a clear bit proves a key is new,
-/// so most inserts skip the search) and, for large containers, a hash index.
-final class KeyedBuffer {
-    @exclusivity(unchecked) var keys: [BinaryKey] = []
-    @exclusivity(unchecked) var values: [BinaryValue] = []
-    @exclusivity(unchecked) var pending: [(position: Int, child: PendingChild)] = []
-    @exclusivity(unchecked) private var filter: UInt64 = 0
-    @exclusivity(unchecked) private var index: [BinaryKey: Int]?
-    let sortKeys: Bool
-
-    static let indexThreshold = 16
-
-    init(sortKeys: Bool) {
-        self.sortKeys = sortKeys
-        keys.reserveCapacity(8)
-        values.reserveCapacity(8)
-    }
-
-    @inline(__always)
-    private static func filterBit(_ key: BinaryKey) -> UInt64 {
-        if let i = key.intValue { return 1 &<< UInt64(UInt(bitPattern: i) & 63) }
-        let utf8 = key.stringValue.utf8
-        let h = utf8.count &* 7 &+ Int(utf8.first ?? 0) &* 3 &+ Int(utf8.last ?? 0)
-        return 1 &<< UInt64(UInt(bitPattern: h) & 63)
-    }
-
-    /// Stores `value` for `key`, replacing an earlier value in place; returns its position.
-    @inline(__always)
-    @discardableResult
-    func set(_ value: BinaryValue, for key: BinaryKey) -> Int {
-        let bit = Self.filterBit(key)
-        if filter & bit != 0, let p = index?[key] ?? (index == nil ? keys.firstIndex(of: key) : nil) {
-            values[p] = value
-            if !pending.isEmpty { pending.removeAll { $0.position == p } }
-            return p
-        }
-        filter |= bit
-        keys.append(key)
-        values.append(value)
-        let p = keys.count - 1
-        if index != nil {
-            index?[key] = p
-        } else if keys.count > Self.indexThreshold {
-            var map = [BinaryKey: Int](minimumCapacity: keys.count * 2)
-            for (i, k) in keys.enumerated() { map[k] = i }
-            index = map
-        }
-        return p
-    }
-
-    func setPending(_ child: PendingChild, for key: BinaryKey) {
-        let position = set(.nil, for: key)
-        pending.append((position, child))
-    }
-
-    func finish() throws -> BinaryValue {
-        for (position, child) in pending {
-            values[position] = try child.finish()
-        }
-        pending.removeAll()
-        let fields = KeyedFields(uniqueKeys: keys, values: values)
-        return .keyed(sortKeys ? fields.sortedByKey() : fields)
-    }
-}
-
-/// The elements of an unkeyed container under construction.
-final class UnkeyedBuffer {
-    @exclusivity(unchecked) var values: [BinaryValue] = []
-    @exclusivity(unchecked) var pending: [(position: Int, child: PendingChild)] = []
-
-    func appendPending(_ child: PendingChild) {
-        pending.append((values.count, child))
-        values.append(.nil)
-    }
-
-    func finish() throws -> BinaryValue {
-        for (position, child) in pending {
-            values[position] = try child.finish()
-        }
-        pending.removeAll()
-        return .unkeyed(values)
     }
 }

@@ -1,7 +1,8 @@
 /// Unkeyed container of ``TreeEncoderImpl``: elements are appended in order.
 struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     let encoder: TreeEncoderImpl
-    let buffer: UnkeyedBuffer
+    /// Where the elements go: the encoder itself, or a nested container's own buffer.
+    let buffer: TreeEncoderImpl
     let path: CodingPathNode?
 
     var pathNode: CodingPathNode { path ?? encoder.pathNode }
@@ -30,7 +31,7 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         let step = indexStep
         if let path {
             let holder = TreeEncoderImpl(
-                options: encoder.options, parentPath: path, step: nil, depth: max(encoder.depth, path.depth))
+                options: encoder.options, parent: nil, basePath: path, step: nil, depth: max(encoder.depth, path.depth))
             buffer.values.append(try holder.encodeValue(value, step: step))
         } else {
             buffer.values.append(try encoder.encodeValue(value, step: step))
@@ -38,23 +39,23 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        let child = KeyedBuffer(sortKeys: encoder.options.sortKeys)
         let nestedPath = pathNode.appending(indexStep)
-        buffer.appendPending(.keyed(child))
+        let child = TreeEncoderImpl.nested(.keyed, of: encoder, at: nestedPath)
+        buffer.appendPendingElement(child)
         return KeyedEncodingContainer(TreeKeyedEncodingContainer<NestedKey>(encoder: encoder, buffer: child, path: nestedPath))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let child = UnkeyedBuffer()
         let nestedPath = pathNode.appending(indexStep)
-        buffer.appendPending(.unkeyed(child))
+        let child = TreeEncoderImpl.nested(.unkeyed, of: encoder, at: nestedPath)
+        buffer.appendPendingElement(child)
         return TreeUnkeyedEncodingContainer(encoder: encoder, buffer: child, path: nestedPath)
     }
 
     mutating func superEncoder() -> any Encoder {
         let child = TreeEncoderImpl(
-            options: encoder.options, parentPath: pathNode, step: indexStep, depth: encoder.depth + 1)
-        buffer.appendPending(.encoder(child))
+            options: encoder.options, parent: nil, basePath: pathNode, step: indexStep, depth: encoder.depth + 1)
+        buffer.appendPendingElement(child)
         return child
     }
 }

@@ -1,0 +1,71 @@
+/// The container an encoder (or a nested container) is building.
+extension TreeEncoderImpl {
+    static let keyIndexThreshold = 16
+
+    func reserveFields() {
+        keys.reserveCapacity(8)
+        values.reserveCapacity(8)
+    }
+
+    @inline(__always)
+    private static func filterBit(_ key: BinaryKey) -> UInt64 {
+        if let i = key.intValue { return 1 &<< UInt64(UInt(bitPattern: i) & 63) }
+        let utf8 = key.stringValue.utf8
+        let h = utf8.count &* 7 &+ Int(utf8.first ?? 0) &* 3 &+ Int(utf8.last ?? 0)
+        return 1 &<< UInt64(UInt(bitPattern: h) & 63)
+    }
+
+    /// Stores `value` for `key`, replacing an earlier value in place; returns its position.
+    @inline(__always)
+    @discardableResult
+    func setField(_ value: BinaryValue, for key: BinaryKey) -> Int {
+        let bit = Self.filterBit(key)
+        if keyFilter & bit != 0, let p = keyIndex?[key] ?? (keyIndex == nil ? keys.firstIndex(of: key) : nil) {
+            values[p] = value
+            if !pending.isEmpty { pending.removeAll { $0.position == p } }
+            return p
+        }
+        keyFilter |= bit
+        keys.append(key)
+        values.append(value)
+        let p = keys.count - 1
+        if keyIndex != nil {
+            keyIndex?[key] = p
+        } else if keys.count > Self.keyIndexThreshold {
+            var map = [BinaryKey: Int](minimumCapacity: keys.count * 2)
+            for (i, k) in keys.enumerated() { map[k] = i }
+            keyIndex = map
+        }
+        return p
+    }
+
+    /// Reserves `key` for a nested container or encoder whose content comes later.
+    func setPendingField(_ child: TreeEncoderImpl, for key: BinaryKey) {
+        let position = setField(.nil, for: key)
+        pending.append((position, child))
+    }
+
+    /// Reserves the next element for a nested container or encoder whose content comes later.
+    func appendPendingElement(_ child: TreeEncoderImpl) {
+        pending.append((values.count, child))
+        values.append(.nil)
+    }
+
+    func finishKeyed() throws -> BinaryValue {
+        try foldPending()
+        let fields = KeyedFields(uniqueKeys: keys, values: values)
+        return .keyed(sortKeys ? fields.sortedByKey() : fields)
+    }
+
+    func finishUnkeyed() throws -> BinaryValue {
+        try foldPending()
+        return .unkeyed(values)
+    }
+
+    private func foldPending() throws {
+        for (position, child) in pending {
+            values[position] = try child.finish(for: child.codingPath.last?.stringValue ?? "")
+        }
+        pending.removeAll()
+    }
+}
