@@ -134,7 +134,7 @@ package struct TreeKeyedView {
         self.fields = fields
         if fields.count > 16 {
             var map = [BinaryKey: Int](minimumCapacity: fields.count)
-            for (i, k) in fields.keys.enumerated() where map[k] == nil { map[k] = i }
+            for (i, f) in fields.fields.enumerated() where map[f.key] == nil { map[f.key] = i }
             index = map
         } else {
             index = nil
@@ -159,7 +159,7 @@ package struct TreeKeyedView {
     package func contains(_ key: some CodingKey) -> Bool { position(key) != nil }
 
     package func node(forKey key: some CodingKey) -> BinaryValue? {
-        position(key).map { fields.values[$0] }
+        position(key).map { fields.fields[$0].value }
     }
 }
 

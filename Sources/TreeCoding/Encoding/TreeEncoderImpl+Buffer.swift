@@ -3,8 +3,7 @@ extension TreeEncoderImpl {
     static let keyIndexThreshold = 16
 
     func reserveFields() {
-        keys.reserveCapacity(8)
-        values.reserveCapacity(8)
+        fields.reserveCapacity(8)
     }
 
     @inline(__always)
@@ -20,20 +19,21 @@ extension TreeEncoderImpl {
     @discardableResult
     func setField(_ value: BinaryValue, for key: BinaryKey) -> Int {
         let bit = Self.filterBit(key)
-        if keyFilter & bit != 0, let p = keyIndex?[key] ?? (keyIndex == nil ? keys.firstIndex(of: key) : nil) {
-            values[p] = value
+        if keyFilter & bit != 0,
+            let p = keyIndex?[key] ?? (keyIndex == nil ? fields.firstIndex { $0.key == key } : nil)
+        {
+            fields[p].value = value
             if !pending.isEmpty { pending.removeAll { $0.position == p } }
             return p
         }
         keyFilter |= bit
-        keys.append(key)
-        values.append(value)
-        let p = keys.count - 1
+        fields.append(KeyedFields.Field(key: key, value: value))
+        let p = fields.count - 1
         if keyIndex != nil {
             keyIndex?[key] = p
-        } else if keys.count > Self.keyIndexThreshold {
-            var map = [BinaryKey: Int](minimumCapacity: keys.count * 2)
-            for (i, k) in keys.enumerated() { map[k] = i }
+        } else if fields.count > Self.keyIndexThreshold {
+            var map = [BinaryKey: Int](minimumCapacity: fields.count * 2)
+            for (i, f) in fields.enumerated() { map[f.key] = i }
             keyIndex = map
         }
         return p
@@ -52,20 +52,19 @@ extension TreeEncoderImpl {
     }
 
     func finishKeyed() throws -> BinaryValue {
-        try foldPending()
-        let fields = KeyedFields(uniqueKeys: keys, values: values)
-        return .keyed(sortKeys ? fields.sortedByKey() : fields)
+        for (position, child) in pending {
+            fields[position].value = try child.finish(for: child.codingPath.last?.stringValue ?? "")
+        }
+        pending.removeAll()
+        let result = KeyedFields(uniqueFields: fields)
+        return .keyed(sortKeys ? result.sortedByKey() : result)
     }
 
     func finishUnkeyed() throws -> BinaryValue {
-        try foldPending()
-        return .unkeyed(values)
-    }
-
-    private func foldPending() throws {
         for (position, child) in pending {
             values[position] = try child.finish(for: child.codingPath.last?.stringValue ?? "")
         }
         pending.removeAll()
+        return .unkeyed(values)
     }
 }

@@ -24,9 +24,9 @@ final class TreeEncoderImpl: Encoder {
     let sortKeys: Bool
 
     // The container under construction (this object is its own buffer, one allocation per value).
-    /// Keys of a keyed container.
-    @exclusivity(unchecked) var keys: [BinaryKey] = []
-    /// Values of a keyed container, or elements of an unkeyed one.
+    /// Fields of a keyed container.
+    @exclusivity(unchecked) var fields: [KeyedFields.Field] = []
+    /// Elements of an unkeyed container.
     @exclusivity(unchecked) var values: [BinaryValue] = []
     /// Nested containers and encoders handed out, folded in by `finish()`.
     @exclusivity(unchecked) var pending: [(position: Int, child: TreeEncoderImpl)] = []
@@ -85,7 +85,7 @@ final class TreeEncoderImpl: Encoder {
         case .value, .unkeyed:
             noteMisuse("a keyed container was requested after another kind of container")
             storage = .keyed
-            values = []
+            reserveFields()
         }
         return KeyedEncodingContainer(TreeKeyedEncodingContainer<Key>(encoder: self, buffer: self, path: nil))
     }
@@ -99,8 +99,7 @@ final class TreeEncoderImpl: Encoder {
         case .value, .keyed:
             noteMisuse("an unkeyed container was requested after another kind of container")
             storage = .unkeyed
-            keys = []
-            values = []
+            fields = []
         }
         return TreeUnkeyedEncodingContainer(encoder: self, buffer: self, path: nil)
     }

@@ -4,8 +4,8 @@ extension BinaryValue {
     public func sortingKeys() -> BinaryValue {
         switch self {
         case .keyed(let fields):
-            let sorted = fields.sortedByKey()
-            return .keyed(KeyedFields(uniqueKeys: sorted.keys, values: sorted.values.map { $0.sortingKeys() }))
+            let sorted = fields.sortedByKey().fields.map { KeyedFields.Field(key: $0.key, value: $0.value.sortingKeys()) }
+            return .keyed(KeyedFields(uniqueFields: sorted))
         case .unkeyed(let values):
             return .unkeyed(values.map { $0.sortingKeys() })
         case .single(let inner):

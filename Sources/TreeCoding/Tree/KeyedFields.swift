@@ -1,15 +1,31 @@
 /// The fields of a keyed container: ordered by insertion, one value per key (last write wins).
 ///
-/// Two parallel arrays, so that a keyed node stays as small as a string node; lookups scan the
-/// keys (the encoder and the tree decoder keep their own hash indices for large containers).
+/// One array of fields (one allocation per container, and a keyed node stays as small as a
+/// string node); lookups scan the keys (the encoder and the tree decoder keep their own hash
+/// indices for large containers).
 public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
-    public private(set) var keys: [BinaryKey]
-    public private(set) var values: [BinaryValue]
+    /// One field: a key and its value.
+    public struct Field: Hashable, Sendable {
+        public var key: BinaryKey
+        public var value: BinaryValue
+
+        public init(key: BinaryKey, value: BinaryValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The fields, in order.
+    public private(set) var fields: [Field]
+
+    /// The keys, in order.
+    public var keys: [BinaryKey] { fields.map(\.key) }
+    /// The values, in order.
+    public var values: [BinaryValue] { fields.map(\.value) }
 
     /// An empty container.
     public init() {
-        keys = []
-        values = []
+        fields = []
     }
 
     /// Fields from key-value pairs, in order; a repeated key keeps its last value at its first position.
@@ -18,33 +34,31 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
         for (k, v) in pairs { self[k] = v }
     }
 
-    /// Fields from keys that the caller guarantees are distinct.
-    package init(uniqueKeys keys: [BinaryKey], values: [BinaryValue]) {
-        self.keys = keys
-        self.values = values
+    /// Fields whose keys the caller guarantees are distinct.
+    package init(uniqueFields fields: [Field]) {
+        self.fields = fields
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { keys.count }
+    public var endIndex: Int { fields.count }
 
     public subscript(position: Int) -> (key: BinaryKey, value: BinaryValue) {
-        (keys[position], values[position])
+        (fields[position].key, fields[position].value)
     }
 
     /// The position of `key`, if present.
     public func position(of key: BinaryKey) -> Int? {
-        keys.firstIndex(of: key)
+        fields.firstIndex { $0.key == key }
     }
 
     /// The value stored for `key`; setting `nil` removes the field.
     public subscript(key: BinaryKey) -> BinaryValue? {
-        get { position(of: key).map { values[$0] } }
+        get { position(of: key).map { fields[$0].value } }
         set {
             if let newValue {
                 set(newValue, for: key)
             } else if let p = position(of: key) {
-                keys.remove(at: p)
-                values.remove(at: p)
+                fields.remove(at: p)
             }
         }
     }
@@ -53,18 +67,16 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
     @discardableResult
     public mutating func set(_ value: BinaryValue, for key: BinaryKey) -> Int {
         if let p = position(of: key) {
-            values[p] = value
+            fields[p].value = value
             return p
         }
-        keys.append(key)
-        values.append(value)
-        return keys.count - 1
+        fields.append(Field(key: key, value: value))
+        return fields.count - 1
     }
 
     /// Reserves room for `n` fields.
     public mutating func reserveCapacity(_ n: Int) {
-        keys.reserveCapacity(n)
-        values.reserveCapacity(n)
+        fields.reserveCapacity(n)
     }
 
     /// The same fields in the order `sortKeysDuringEncoding` writes.
@@ -76,10 +88,10 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
     /// on a tie). Every pair of keys the rule can order consistently comes out as the rule says,
     /// e.g. a field "b" before the `super` key (0, "super") before a field "value".
     public func sortedByKey() -> KeyedFields {
-        if keys.count < 2 { return self }
-        let order = Self.sortedOrder(keys)
-        if order.elementsEqual(keys.indices) { return self }
-        return KeyedFields(uniqueKeys: order.map { keys[$0] }, values: order.map { values[$0] })
+        if fields.count < 2 { return self }
+        let order = Self.sortedOrder(fields.map(\.key))
+        if order.elementsEqual(fields.indices) { return self }
+        return KeyedFields(uniqueFields: order.map { fields[$0] })
     }
 
     static func sortedOrder(_ keys: [BinaryKey]) -> [Int] {

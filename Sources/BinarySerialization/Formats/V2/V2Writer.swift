@@ -57,9 +57,8 @@ struct V2Writer {
             depth.leave()
         case .keyed(let fields):
             try depth.enter()
-            for i in fields.indices {
-                let v = fields.values[i]
-                body += try keySize(fields.keys[i], V2WireType.of(v)) + measure(v, .field)
+            for f in fields.fields {
+                body += try keySize(f.key, V2WireType.of(f.value)) + measure(f.value, .field)
             }
             depth.leave()
         default:
@@ -163,10 +162,9 @@ struct V2Writer {
             for e in elements where !Self.isExplicitNil(e) { write(e, .element, to: &w) }
         case .keyed(let fields):
             if context != .raw { w.varint(UInt64(body)) }
-            for i in fields.indices {
-                let v = fields.values[i]
-                writeKey(fields.keys[i], V2WireType.of(v), to: &w)
-                write(v, .field, to: &w)
+            for f in fields.fields {
+                writeKey(f.key, V2WireType.of(f.value), to: &w)
+                write(f.value, .field, to: &w)
             }
         default:
             break

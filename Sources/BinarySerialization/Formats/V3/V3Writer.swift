@@ -51,8 +51,8 @@ struct V3Writer {
             depth.leave()
         case .keyed(let fields):
             try depth.enter()
-            for i in fields.indices {
-                total += try keySize(fields.keys[i]) + elementSize(fields.values[i])
+            for f in fields.fields {
+                total += try keySize(f.key) + elementSize(f.value)
             }
             depth.leave()
         default:
@@ -122,9 +122,9 @@ struct V3Writer {
         case .unkeyed(let elements):
             for e in elements { writeElement(e, to: &w) }
         case .keyed(let fields):
-            for i in fields.indices {
-                writeKey(fields.keys[i], to: &w)
-                writeElement(fields.values[i], to: &w)
+            for f in fields.fields {
+                writeKey(f.key, to: &w)
+                writeElement(f.value, to: &w)
             }
         default:
             break
