@@ -204,7 +204,13 @@ enum Scalars {
                 throw WireFormatError(.invalidBytes, "a Bool must be 0 or 1, found \(bytes[bad])", offset: r.offset + bad)
             }
             r.offset = r.end
-            return .bool(bytes.map { $0 == 1 })
+            // Every byte is 0 or 1, which is exactly how a Bool is stored: copy them.
+            return .bool([Bool](unsafeUninitializedCapacity: bytes.count) { out, initialized in
+                if let base = out.baseAddress, let source = bytes.baseAddress {
+                    UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: bytes.count)
+                }
+                initialized = bytes.count
+            })
         case .int8: return .int8(try readFixed(&r, Int8.self) { $0 })
         case .uint8:
             let bytes = Array(UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<r.end]))
@@ -263,22 +269,73 @@ enum Scalars {
         return result
     }
 
-    /// Varint elements: one pass counts and validates, the second fills an exactly sized array.
+    /// Varint elements: one pass counts them, the second decodes into an exactly sized array.
+    ///
+    /// The passes read the bytes through a raw pointer; the count pass proves that every varint
+    /// ends inside the region, so the decode pass needs no bounds checks of its own.
+    @inline(__always)
     private static func readVarints<T>(
         _ r: inout ByteReader, _ convert: (UInt64, Int) throws -> T
     ) throws -> [T] {
-        var counter = r
+        let start = r.offset
+        let end = r.end
+        guard start < end, let p = r.buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return [] }
+        // Count: a varint ends at a byte below 0x80, or at its ninth byte.
         var count = 0
-        while !counter.isAtEnd {
-            _ = try counter.varint()
-            count += 1
+        var run = 0
+        var i = start
+        while i < end {
+            if p[i] < 0x80 || run == 8 {
+                count &+= 1
+                run = 0
+            } else {
+                run &+= 1
+            }
+            i &+= 1
         }
-        var result: [T] = []
-        result.reserveCapacity(count)
-        while !r.isAtEnd {
-            let at = r.offset
-            result.append(try convert(try r.varint(), at))
+        if run != 0 {
+            var error = WireFormatError(.truncated, "the data ends inside a varint", offset: end - run)
+            error.regionEnd = end
+            throw error
         }
-        return result
+        r.offset = end
+        return try [T](unsafeUninitializedCapacity: count) { out, initialized in
+            initialized = 0
+            guard let o = out.baseAddress else { return }
+            var i = start
+            var k = 0
+            while i < end {
+                let at = i
+                let first = p[i]
+                i &+= 1
+                var value: UInt64
+                if first < 0x80 {
+                    value = UInt64(first)
+                } else {
+                    value = UInt64(first & 0x7f)
+                    var shift: UInt64 = 7
+                    var length = 1
+                    while true {
+                        let b = p[i]
+                        i &+= 1
+                        length &+= 1
+                        if length == 9 {
+                            if b == 0 { throw WireFormatError(.invalidBytes, "over-long varint", offset: at) }
+                            value |= UInt64(b) << 56
+                            break
+                        }
+                        value |= UInt64(b & 0x7f) << shift
+                        if b < 0x80 {
+                            if b == 0 { throw WireFormatError(.invalidBytes, "over-long varint", offset: at) }
+                            break
+                        }
+                        shift &+= 7
+                    }
+                }
+                (o + k).initialize(to: try convert(value, at))
+                k &+= 1
+                initialized = k
+            }
+        }
     }
 }
