@@ -200,7 +200,7 @@ enum Scalars {
         switch kind {
         case .bool:
             let bytes = UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<r.end])
-            if let bad = bytes.firstIndex(where: { $0 > 1 }) {
+            if !allZeroOrOne(bytes), let bad = bytes.firstIndex(where: { $0 > 1 }) {
                 throw WireFormatError(.invalidBytes, "a Bool must be 0 or 1, found \(bytes[bad])", offset: r.offset + bad)
             }
             r.offset = r.end
@@ -235,6 +235,22 @@ enum Scalars {
         case .uint64: return .uint64(try readVarints(&r) { u, _ in u })
         case .uint: return .uint(try readVarints(&r) { u, _ in UInt(u) })
         }
+    }
+
+    /// Whether every byte is 0 or 1, eight bytes at a time.
+    @inline(__always)
+    private static func allZeroOrOne(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        var high: UInt64 = 0
+        while i &+ 8 <= bytes.count {
+            high |= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i &+= 8
+        }
+        while i < bytes.count {
+            high |= UInt64(bytes[i])
+            i &+= 1
+        }
+        return high & 0xfefe_fefe_fefe_fefe == 0
     }
 
     private static func tooLarge(_ u: UInt64, _ type: Any.Type, _ offset: Int) -> WireFormatError {
