@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import BinarySerialization
+
+/// The README's snippets, compiled and checked, so the documentation stays true.
+@Suite struct ReadmeTests {
+    struct Message: Codable, Equatable {
+        var sender: String
+        var isRead: Bool
+        var unreadCount: Int
+    }
+
+    struct Record: Codable, Equatable {
+        @FixedSizeEncoded var hash: UInt64
+        @VariableLengthEncoded var small: Int32
+        @ZigZagEncoded var delta: Int16
+    }
+
+    let message = Message(sender: "Alice", isRead: true, unreadCount: 42)
+
+    @Test func quickStart() throws {
+        var encoder = BinaryEncoder()
+        encoder.sortKeysDuringEncoding = true
+        let data = try encoder.encode(message)
+        #expect(data.count == 36)
+        let decoder = BinaryDecoder()
+        #expect(try decoder.decode(Message.self, from: data) == message)
+        #expect(try decoder.decode(Message.self, from: Array(data)) == message)
+        #expect(try decoder.decode(Message.self, from: (Data([0xaa]) + data).dropFirst()) == message)
+    }
+
+    @Test func lookAtTheTree() throws {
+        var encoder = BinaryEncoder()
+        encoder.sortKeysDuringEncoding = true
+        let decoder = BinaryDecoder()
+        let data = try encoder.encode(message)
+        var tree = try encoder.encodeTree(message)
+        #expect(tree.description == """
+            keyed {
+              "isRead": true
+              "sender": "Alice"
+              "unreadCount": Int 42
+            }
+            """)
+        tree["unreadCount"] = 0
+        let edited = try encoder.encode(tree: tree)
+        #expect(try decoder.decode(Message.self, from: edited).unreadCount == 0)
+        #expect(try decoder.decode(Message.self, fromTree: tree).unreadCount == 0)
+        #expect(try decoder.decodeTree(Message.self, from: data) == encoder.encodeTree(message))
+
+        let handMade: BinaryValue = ["sender": "Bob", "isRead": false, "unreadCount": 3]
+        #expect(try decoder.decode(Message.self, fromTree: handMade) == Message(sender: "Bob", isRead: false, unreadCount: 3))
+    }
+
+    @Test func wrappers() throws {
+        let record = Record(hash: 0x0102_0304_0506_0708, small: 5, delta: -3)
+        let tree = try BinaryEncoder().encodeTree(record)
+        #expect(tree["hash"] == .uint64(0x0102_0304_0506_0708, .fixed))
+        #expect(tree["small"] == .int32(5, .varint))
+        #expect(tree["delta"] == .int16(-3, .zigZag))
+        #expect(try BinaryDecoder().decode(Record.self, from: BinaryEncoder().encode(record)) == record)
+        // Transparent with other coders.
+        let json = try JSONEncoder().encode(record)
+        #expect(try JSONDecoder().decode(Record.self, from: json) == record)
+        #expect(String(decoding: json, as: UTF8.self).contains("\"delta\":-3"))
+    }
+
+    @Test func legacyMigration() throws {
+        let legacyData = try BinaryEncoder(format: .v2).encode(message)
+        var transcoder = BinaryTranscoder(from: .v2, to: .v3)
+        transcoder.encoder.sortKeysDuringEncoding = true
+        let migrated = try transcoder.transcode(Message.self, from: legacyData)
+        var encoder = BinaryEncoder()
+        encoder.sortKeysDuringEncoding = true
+        #expect(migrated == (try encoder.encode(message)))
+    }
+
+    @Test func streamsAndFiles() throws {
+        let messages = (0..<5).map { Message(sender: "s\($0)", isRead: $0 % 2 == 0, unreadCount: $0) }
+        let streamEncoder = BinaryStreamEncoder<Message>(encoder: BinaryEncoder())
+        let bytes = try streamEncoder.encode(contentsOf: messages)
+        var stream = BinaryStreamDecoder<Message>(decoder: BinaryDecoder())
+        stream.add(bytes.prefix(10))
+        var decoded = try stream.decodeElements()
+        stream.add(bytes.dropFirst(10))
+        decoded += try stream.decodeElements()
+        try stream.finish()
+        #expect(decoded == messages)
+
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString).bin")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let writer = try BinaryFileEncoder<Message>(fileAt: url, encoder: BinaryEncoder())
+        try writer.write(contentsOf: messages)
+        try writer.close()
+        var read: [Message] = []
+        try BinaryFileDecoder<Message>(fileAt: url, decoder: BinaryDecoder()).read { read.append($0) }
+        #expect(read == messages)
+    }
+}
