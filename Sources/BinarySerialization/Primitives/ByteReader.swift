@@ -93,20 +93,34 @@ struct ByteReader {
 
     @inline(__always)
     mutating func littleEndian<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
-        let size = MemoryLayout<T>.size
-        guard remaining >= size else { throw truncated("\(size) bytes") }
-        let v = T(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: T.self))
-        offset &+= size
-        return v
+        T(littleEndian: try fixedWidth(T.self))
     }
 
     @inline(__always)
     mutating func bigEndian<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        T(bigEndian: try fixedWidth(T.self))
+    }
+
+    /// The next `T` as stored, unaligned.
+    @inline(__always)
+    private mutating func fixedWidth<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         let size = MemoryLayout<T>.size
         guard remaining >= size else { throw truncated("\(size) bytes") }
-        let v = T(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: T.self))
+        let v = buffer.loadUnaligned(fromByteOffset: offset, as: T.self)
         offset &+= size
         return v
+    }
+
+    /// The bytes of a string key of `length` bytes (from a key varint read at `keyAt`).
+    @inline(__always)
+    mutating func keyBytes(_ length: UInt64, keyAt: Int) throws -> (start: Int, length: Int) {
+        guard length <= UInt64(remaining) else {
+            throw WireFormatError(
+                .truncated, "a key of \(length) bytes exceeds the \(remaining) bytes that remain", offset: keyAt)
+        }
+        let start = offset
+        offset &+= Int(truncatingIfNeeded: length)
+        return (start, Int(truncatingIfNeeded: length))
     }
 
     /// Skips `count` bytes, which the caller has checked are there.

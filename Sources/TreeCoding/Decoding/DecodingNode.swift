@@ -67,44 +67,32 @@ package enum DecodingNode {
 
     /// The content of a single-value container, or `nil` when it holds nil.
     package mutating func singleValueContent(_ format: (any ByteFormat)?) throws -> DecodingNode? {
-        switch self {
-        case .tree(let v):
-            return v.treeSingleValueContent().map { .tree($0) }
-        case .bytes(var b):
-            let content = try Self.requireFormat(format).singleValueContent(&b)
-            self = .bytes(b)
-            return content.map { .bytes($0) }
-        case .recording(var base, let slot):
-            let content = try base.singleValueContent(format)
-            self = .recording(base, slot)
-            guard let content else {
-                slot.content = .leaf(.nil)
-                return nil
-            }
-            let child = RecordSlot()
-            slot.content = .single(child)
-            return .recording(content, child)
-        }
+        try content(format, optional: false)
     }
 
     /// The content of an `Optional`, or `nil` for `Optional.none`.
     package mutating func optionalContent(_ format: (any ByteFormat)?) throws -> DecodingNode? {
+        try content(format, optional: true)
+    }
+
+    private mutating func content(_ format: (any ByteFormat)?, optional: Bool) throws -> DecodingNode? {
         switch self {
         case .tree(let v):
             return v.treeSingleValueContent().map { .tree($0) }
         case .bytes(var b):
-            let content = try Self.requireFormat(format).optionalContent(&b)
+            let f = try Self.requireFormat(format)
+            let content = optional ? try f.optionalContent(&b) : try f.singleValueContent(&b)
             self = .bytes(b)
             return content.map { .bytes($0) }
         case .recording(var base, let slot):
-            let content = try base.optionalContent(format)
+            let content = try base.content(format, optional: optional)
             self = .recording(base, slot)
             guard let content else {
-                slot.content = .leaf(.optional(nil))
+                slot.content = .leaf(optional ? .optional(nil) : .nil)
                 return nil
             }
             let child = RecordSlot()
-            slot.content = .optional(child)
+            slot.content = optional ? .optional(child) : .single(child)
             return .recording(content, child)
         }
     }

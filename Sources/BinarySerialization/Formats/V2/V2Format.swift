@@ -94,14 +94,7 @@ final class V2Format: ByteFormat {
             var keyStart = keyAt
             var keyLength = 0
             if raw & 8 != 0 {
-                let length = raw >> 4
-                guard length <= UInt64(r.remaining) else {
-                    throw WireFormatError(
-                        .truncated, "a key of \(length) bytes exceeds the \(r.remaining) bytes that remain", offset: keyAt)
-                }
-                keyStart = r.offset
-                keyLength = Int(truncatingIfNeeded: length)
-                r.offset += keyLength
+                (keyStart, keyLength) = try r.keyBytes(raw >> 4, keyAt: keyAt)
             } else {
                 intKey = Int(truncatingIfNeeded: raw >> 4)
             }

@@ -39,14 +39,7 @@ final class V3Format: ByteFormat {
             var keyStart = keyAt
             var keyLength = 0
             if raw & 1 == 1 {
-                let length = raw >> 1
-                guard length <= UInt64(r.remaining) else {
-                    throw WireFormatError(
-                        .truncated, "a key of \(length) bytes exceeds the \(r.remaining) bytes that remain", offset: keyAt)
-                }
-                keyStart = r.offset
-                keyLength = Int(truncatingIfNeeded: length)
-                r.offset += keyLength
+                (keyStart, keyLength) = try r.keyBytes(raw >> 1, keyAt: keyAt)
             } else {
                 intKey = Int(truncatingIfNeeded: raw >> 1)
             }
