@@ -69,10 +69,17 @@ package struct ByteKeyedView {
 
     static let indexThreshold = 16
 
-    /// Checks the entries for repeated keys (which are corrupt data) and indexes large containers.
+    /// Checks the entries for invalid UTF-8 and repeated keys (both corrupt data) and indexes
+    /// large containers.
     package init(buffer: UnsafeRawBufferPointer, entries: [Entry]) throws {
         self.buffer = buffer
         self.entries = entries
+        for e in entries where e.intKey < 0 && e.keyLength > 0 {
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[e.keyStart..<e.keyStart + e.keyLength])
+            if bytes.contains(where: { $0 >= 0x80 }), String(validating: bytes, as: UTF8.self) == nil {
+                throw WireFormatError(.invalidBytes, "invalid UTF-8 in a string key", offset: e.keyStart)
+            }
+        }
         if entries.count > Self.indexThreshold {
             var map = [BinaryKey: Int](minimumCapacity: entries.count)
             for (i, e) in entries.enumerated() {

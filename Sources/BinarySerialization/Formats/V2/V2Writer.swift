@@ -20,7 +20,7 @@ struct V2Writer {
 
     static func serialize(_ tree: BinaryValue, nilIndexSets: Bool, maximumDepth: Int, context: Context = .raw) throws -> Data {
         var writer = V2Writer(nilIndexSets: nilIndexSets)
-        writer.depth.limit = maximumDepth
+        writer.depth.setMaximumDepth(maximumDepth)
         let total = try writer.measure(tree, context)
         return try Output.make(count: total) { w in writer.write(tree, context, to: &w) }
     }
@@ -37,6 +37,8 @@ struct V2Writer {
             default: return leaf
             }
         }
+        try depth.enter()
+        defer { depth.leave() }
         if case .single(let inner) = value { return try measure(inner, context) }
         let slot = sizes.count
         sizes.append(0)
@@ -52,15 +54,11 @@ struct V2Writer {
         case .packed(let p):
             body = Scalars.size(of: p)
         case .unkeyed(let elements):
-            try depth.enter()
             body = try unkeyedBodySize(elements)
-            depth.leave()
         case .keyed(let fields):
-            try depth.enter()
             for f in fields.fields {
                 body += try keySize(f.key, V2WireType.of(f.value)) + measure(f.value, .field)
             }
-            depth.leave()
         default:
             break
         }

@@ -16,7 +16,7 @@ struct V3Writer {
 
     static func serialize(_ tree: BinaryValue, maximumDepth: Int) throws -> Data {
         var writer = V3Writer()
-        writer.depth.limit = maximumDepth
+        writer.depth.setMaximumDepth(maximumDepth)
         let total = try writer.rawSize(tree)
         return try Output.make(count: total) { w in writer.writeRaw(tree, to: &w) }
     }
@@ -25,7 +25,7 @@ struct V3Writer {
     /// bytes, or `01` for nil.
     static func serializeElement(_ tree: BinaryValue, maximumDepth: Int) throws -> Data {
         var writer = V3Writer()
-        writer.depth.limit = maximumDepth
+        writer.depth.setMaximumDepth(maximumDepth)
         let total = try writer.elementSize(tree)
         return try Output.make(count: total) { w in writer.writeElement(tree, to: &w) }
     }
@@ -35,6 +35,8 @@ struct V3Writer {
     /// The size of `value` written raw; records the size of every non-leaf node.
     private mutating func rawSize(_ value: BinaryValue) throws -> Int {
         if let leaf = Scalars.size(of: value) { return leaf }
+        try depth.enter()
+        defer { depth.leave() }
         let slot = sizes.count
         sizes.append(0)
         var total = 0
@@ -46,15 +48,11 @@ struct V3Writer {
         case .packed(let p):
             total = Scalars.size(of: p)
         case .unkeyed(let elements):
-            try depth.enter()
             for e in elements { total += try elementSize(e) }
-            depth.leave()
         case .keyed(let fields):
-            try depth.enter()
             for f in fields.fields {
                 total += try keySize(f.key) + elementSize(f.value)
             }
-            depth.leave()
         default:
             break
         }
@@ -175,11 +173,17 @@ enum Output {
     }
 }
 
-/// Bounds the nesting of containers a writer recurses into, so a hand-built tree deeper than the
-/// limit is an `EncodingError` rather than a stack overflow.
+/// Bounds the nesting of nodes a writer recurses into, so a hand-built tree deeper than the limit
+/// is an `EncodingError` rather than a stack overflow. Every non-leaf node counts (a value nested
+/// `maximumDepth` deep can have a container, a single-value and an optional wrapper per level),
+/// so the limit is four nodes per level of the encoder's `maximumDepth`.
 struct DepthGuard {
-    var limit = 512
+    private(set) var limit = 2048
     private var depth = 0
+
+    mutating func setMaximumDepth(_ maximumDepth: Int) {
+        limit = maximumDepth.multipliedReportingOverflow(by: 4).overflow ? Int.max : maximumDepth * 4
+    }
 
     @inline(__always)
     mutating func enter() throws {
