@@ -42,12 +42,13 @@ package final class RecordSlot {
         case .empty: return nil
         case .leaf(let v): return v
         case .keyed(let r):
-            // Stored order, whatever order the type asked in.
-            var fields = KeyedFields()
+            // Stored order, whatever order the type asked in; keys are distinct by construction.
+            var fields: [KeyedFields.Field] = []
+            fields.reserveCapacity(r.keys.count)
             for i in r.storedOrder() {
-                if let v = r.slots[i].resolved { fields.set(v, for: r.keys[i]) }
+                if let v = r.slots[i].resolved { fields.append(.init(key: r.keys[i], value: v)) }
             }
-            return .keyed(fields)
+            return .keyed(KeyedFields(uniqueFields: fields))
         case .unkeyed(let r):
             return .unkeyed(r.slots.map { $0.resolved ?? .emptyKeyed })
         case .single(let s): return .single(s.resolved ?? .emptyKeyed)
@@ -59,6 +60,8 @@ package final class RecordSlot {
 package final class KeyedRecord {
     var keys: [BinaryKey] = []
     var slots: [RecordSlot] = []
+    /// Key -> position in `keys`, so recording n fields stays O(n).
+    var index: [BinaryKey: Int] = [:]
     /// The keys as stored, to order the recorded fields.
     let stored: [BinaryKey]
 
@@ -72,8 +75,9 @@ package final class KeyedRecord {
     }
 
     func slot(for key: BinaryKey) -> RecordSlot {
-        if let i = keys.firstIndex(of: key) { return slots[i] }
+        if let i = index[key] { return slots[i] }
         let s = RecordSlot()
+        index[key] = keys.count
         keys.append(key)
         slots.append(s)
         return s
