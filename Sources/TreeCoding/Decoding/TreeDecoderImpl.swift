@@ -106,11 +106,11 @@ package final class TreeDecoderImpl: Decoder {
         } catch {
             throw decodingError(error, T.self, parent.path(appending: step))
         }
-        guard let result = value as? T else {
+        guard D.self == T.self else {
             throw DecodingError.typeMismatch(
                 T.self, .init(codingPath: parent.path(appending: step), debugDescription: "Internal type confusion."))
         }
-        return result
+        return reinterpret(value, as: T.self)
     }
 
     func decodeWithInit<T: Decodable>(
@@ -153,6 +153,17 @@ package final class TreeDecoderImpl: Decoder {
         default: return DecodingError.dataCorrupted(context)
         }
     }
+}
+
+/// `value` as a `T`, for a caller that has checked that `T` is exactly the type of `value`.
+///
+/// The generic code that reads a primitive knows only at run time that the type the caller asked
+/// for is the one it read. A dynamic `as? T` would look up the metadata of `Optional<T>` for every
+/// value (a hash-table search costing more than reading the value); comparing the two types and
+/// reinterpreting the identical bits avoids it. Same type, same size: the cast cannot fail.
+@inline(__always)
+func reinterpret<V, T>(_ value: V, as type: T.Type) -> T {
+    unsafeBitCast(value, to: T.self)
 }
 
 /// Types that open an unkeyed container of known element type (SIMD vectors).

@@ -133,11 +133,11 @@ final class TreeEncoderImpl: Encoder {
     }
 
     private func encodeDirect<D: DirectTreeEncodable, T>(_ type: D.Type, _ value: T, step: PathStep?) throws -> BinaryValue {
-        guard let direct = value as? D else {
+        guard T.self == D.self else {
             throw EncodingError.invalidValue(
                 value, .init(codingPath: pathNode.path(appending: step), debugDescription: "Internal type confusion."))
         }
-        return try direct.treeValue(using: self, step: step)
+        return try reinterpret(value, as: D.self).treeValue(using: self, step: step)
     }
 
     func encodeWithChild<T: Encodable>(_ value: T, step: PathStep?) throws -> BinaryValue {
