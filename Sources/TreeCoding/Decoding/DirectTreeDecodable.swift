@@ -42,27 +42,65 @@ extension UInt64: DirectTreeDecodable {}
 extension Int: DirectTreeDecodable {}
 extension UInt: DirectTreeDecodable {}
 
-extension Array: DirectTreeDecodable where Element: PackedElement {
+extension Array: DirectTreeDecodable where Element: ArrayElement {
     static func decodeDirect(
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> [Element] {
-        let packed = try node.decodePacked(Element.packedKind, impl.format)
-        guard let elements = Element.unpack(packed) else {
+        try Element.decodeArray(from: &node, impl: impl, parent: parent, step: step)
+    }
+}
+
+extension Set: DirectTreeDecodable where Element: ArrayElement {
+    static func decodeDirect(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> Set<Element> {
+        Set(try Element.decodeArray(from: &node, impl: impl, parent: parent, step: step))
+    }
+}
+
+extension PackedElement {
+    /// Arrays and sets of packable primitives are one packed node.
+    static func decodeArray(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> [Self] {
+        let packed = try node.decodePacked(packedKind, impl.format)
+        guard let elements = unpack(packed) else {
             throw WireFormatError(
-                .typeMismatch, "expected [\(Element.self)], found [\(packed.elementKind.rawValue)]",
+                .typeMismatch, "expected [\(Self.self)], found [\(packed.elementKind.rawValue)]",
                 offset: node.byteOffset)
         }
         return elements
     }
 }
 
-extension Set: DirectTreeDecodable where Element: PackedElement {
-    static func decodeDirect(
+/// Arrays of strings and data are unkeyed containers, read here in one loop rather than through
+/// `Array.init(from:)` asking for each element generically.
+protocol UnkeyedLeafElement: ArrayElement, ScalarDecodable {}
+
+extension UnkeyedLeafElement {
+    static func decodeArray(
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
-    ) throws -> Set<Element> {
-        Set(try [Element].decodeDirect(from: &node, impl: impl, parent: parent, step: step))
+    ) throws -> [Self] {
+        let format = impl.format
+        var view = try node.unkeyedView(format, elementHint: nil)
+        var out: [Self] = []
+        if let count = view.count(format) { out.reserveCapacity(count) }
+        while !view.isAtEnd(format) {
+            let index = view.currentIndex
+            do {
+                var element = try view.nextElement(format)
+                out.append(try read(from: &element, format))
+                try view.finishElement(element, format)
+            } catch {
+                throw impl.decodingError(error, Self.self, parent.appending(step).path(appending: .index(index)))
+            }
+        }
+        return out
     }
 }
+
+extension String: UnkeyedLeafElement {}
+extension Data: UnkeyedLeafElement {}
 
 extension Optional: DirectTreeDecodable where Wrapped: Decodable {
     static func decodeDirect(

@@ -32,16 +32,28 @@ extension UInt32: LeafTreeEncodable { var leaf: BinaryValue { .uint32(self) } }
 extension UInt64: LeafTreeEncodable { var leaf: BinaryValue { .uint64(self) } }
 extension Data: LeafTreeEncodable { var leaf: BinaryValue { .data(self) } }
 
-extension Array: DirectTreeEncodable where Element: PackedElement {
+extension Array: DirectTreeEncodable where Element: ArrayElement {
     func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
-        .packed(Element.pack(self))
+        Element.encodeArray(self)
     }
 }
 
-extension Set: DirectTreeEncodable where Element: PackedElement {
+extension Set: DirectTreeEncodable where Element: ArrayElement {
     func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
-        .packed(Element.pack(Array(self)))
+        Element.encodeArray(Array(self))
     }
+}
+
+extension PackedElement {
+    static func encodeArray(_ elements: [Self]) -> BinaryValue { .packed(pack(elements)) }
+}
+
+extension String {
+    static func encodeArray(_ elements: [String]) -> BinaryValue { .unkeyed(elements.map { .string($0) }) }
+}
+
+extension Data {
+    static func encodeArray(_ elements: [Data]) -> BinaryValue { .unkeyed(elements.map { .data($0) }) }
 }
 
 extension Optional: DirectTreeEncodable where Wrapped: Encodable {

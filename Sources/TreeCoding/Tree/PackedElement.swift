@@ -1,7 +1,17 @@
 import Foundation
 
+/// Element types whose arrays and sets the tree coders handle in one step, without
+/// `Array.encode(to:)`/`init(from:)` going element by element: primitives (packed) and strings
+/// and data (unkeyed containers of leaves).
+protocol ArrayElement: Codable {
+    static func encodeArray(_ elements: [Self]) -> BinaryValue
+    static func decodeArray(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> [Self]
+}
+
 /// Element types whose arrays and sets are stored as one ``PackedArray`` node.
-protocol PackedElement: Codable {
+protocol PackedElement: ArrayElement {
     static var packedKind: PackedArray.Kind { get }
     static func pack(_ elements: [Self]) -> PackedArray
     static func unpack(_ packed: PackedArray) -> [Self]?
