@@ -245,14 +245,16 @@ package enum DecodingNode {
 
         @inline(__always)
         package mutating func finishElement(_ node: DecodingNode, _ format: (any ByteFormat)?) throws {
-            switch (self, node) {
-            case (.bytes(var v), .bytes(let n)):
-                defer { self = .bytes(v) }
-                try format?.finishElement(&v, n)
-            case (.recording(var r), .recording(let n, _)):
-                defer { self = .recording(r) }
+            switch self {
+            case .bytes(var v):
+                guard case .bytes(let n) = node, let format else { return }
+                try format.finishElement(&v, n)
+                self = .bytes(v)
+            case .recording(var r):
+                guard case .recording(let n, _) = node else { return }
                 try r.base.finishElement(n, format)
-            default:
+                self = .recording(r)
+            case .tree:
                 break
             }
         }
