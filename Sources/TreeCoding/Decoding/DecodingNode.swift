@@ -175,6 +175,20 @@ package enum DecodingNode {
             case .recording(let r): return r.node(forKey: key, format)
             }
         }
+
+        /// Every entry in stored order, without looking keys up one by one.
+        package func forEachEntry(_ format: (any ByteFormat)?, _ body: (BinaryKey, DecodingNode) throws -> Void) rethrows {
+            switch self {
+            case .bytes(let v):
+                for e in v.entries { try body(ByteKeyedView.key(of: e, v.buffer), .bytes(e.value)) }
+            case .tree(let v):
+                for f in v.fields.fields { try body(f.key, .tree(f.value)) }
+            case .recording(let r):
+                try r.base.forEachEntry(format) { key, node in
+                    try body(key, r.recorded(node, forKey: key, format))
+                }
+            }
+        }
     }
 
     /// An unkeyed container opened on a node.

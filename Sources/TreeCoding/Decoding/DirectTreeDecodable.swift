@@ -102,6 +102,42 @@ extension UnkeyedLeafElement {
 extension String: UnkeyedLeafElement {}
 extension Data: UnkeyedLeafElement {}
 
+/// Dictionary keys that `Dictionary`'s `Codable` stores in a keyed container.
+protocol DictionaryKey: Hashable {
+    /// The key from a stored key, as `Dictionary.init(from:)` would read it.
+    static func fromStored(_ key: BinaryKey) -> Self?
+}
+
+extension String: DictionaryKey {
+    static func fromStored(_ key: BinaryKey) -> String? { key.stringValue }
+}
+
+extension Int: DictionaryKey {
+    static func fromStored(_ key: BinaryKey) -> Int? { key.intValue ?? Int(key.stringValue) }
+}
+
+/// `[String: V]` and `[Int: V]` read entry by entry in stored order, rather than through
+/// `Dictionary.init(from:)` listing the keys and looking each one up again.
+extension Dictionary: DirectTreeDecodable where Key: DictionaryKey, Value: Decodable {
+    static func decodeDirect(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> [Key: Value] {
+        let view = try node.keyedView(impl.format)
+        let path = parent.appending(step)
+        var out: [Key: Value] = [:]
+        try view.forEachEntry(impl.format) { key, value in
+            guard let k = Key.fromStored(key) else {
+                throw DecodingError.typeMismatch(
+                    Key.self,
+                    .init(codingPath: path.path(appending: .key(key)), debugDescription: "Expected a \(Key.self) key, found \(key)."))
+            }
+            var value = value
+            out[k] = try impl.decodeValue(Value.self, from: &value, parent: path, step: .key(key))
+        }
+        return out
+    }
+}
+
 extension Optional: DirectTreeDecodable where Wrapped: Decodable {
     static func decodeDirect(
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?

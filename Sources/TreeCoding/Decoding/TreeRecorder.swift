@@ -95,7 +95,12 @@ package struct RecordingKeyedView {
 
     func node(forKey key: some CodingKey, _ format: (any ByteFormat)?) -> DecodingNode? {
         guard let found = base.node(forKey: key, format) else { return nil }
-        let slot = record.slot(for: BinaryKey(key))
+        return recorded(found, forKey: BinaryKey(key), format)
+    }
+
+    /// `found`, the value of `key`, wrapped so that what is read from it is recorded.
+    func recorded(_ found: DecodingNode, forKey key: BinaryKey, _ format: (any ByteFormat)?) -> DecodingNode {
+        let slot = record.slot(for: key)
         if found.isNil(format), case .empty = slot.content { slot.content = .leaf(.nil) }
         return .recording(found, slot)
     }
