@@ -67,7 +67,16 @@ final class TreeEncoderImpl: Encoder {
 
     /// This encoder's position in the value.
     var pathNode: CodingPathNode {
-        (parent?.pathNode ?? basePath).appending(step)
+        var steps: [PathStep] = []
+        var encoder: TreeEncoderImpl? = self
+        var base = CodingPathNode.root
+        while let current = encoder {
+            if let step = current.step { steps.append(step) }
+            if current.parent == nil { base = current.basePath }
+            encoder = current.parent
+        }
+        for step in steps.reversed() { base = base.appending(step) }
+        return base
     }
 
     var codingPath: [any CodingKey] { pathNode.path }
