@@ -1,0 +1,135 @@
+import Foundation
+import BinarySerialization
+
+// libFuzzer entry point. The first input byte selects what to do with the rest:
+//   bit 0      format: 0 = .v3, 1 = .v2
+//   bit 1      v2: decoder and encoder use `prependNilIndexSetForUnkeyedContainers`;
+//              v3: decode from a `Data` slice with a non-zero `startIndex` instead of `[UInt8]`
+//   bits 2...7 the case: `fuzzCases[(byte >> 2) % fuzzCases.count]` (see Cases.swift)
+//
+// What traps (and so is reported by libFuzzer), besides the decoder trapping by itself:
+// - decode, decodeTree or transcode throwing anything but `DecodingError`/`EncodingError`;
+// - with FUZZ_ROUNDTRIP unset or not "0": a decoded value that re-encodes (v3 and v2) to bytes
+//   that do not decode, or, for deterministic types, that re-encode to different bytes.
+// Thrown `DecodingError`s are the expected answer to bad input and are ignored.
+
+struct FuzzInput {
+    let format: BinaryFormat
+    let bytes: [UInt8]
+    let useDataSlice: Bool
+    let nilIndexSets: Bool
+
+    var decoder: BinaryDecoder {
+        var d = BinaryDecoder(format: format)
+        d.prependNilIndexSetForUnkeyedContainers = nilIndexSets
+        return d
+    }
+
+    func encoder(_ format: BinaryFormat) -> BinaryEncoder {
+        var e = BinaryEncoder(format: format)
+        e.sortKeysDuringEncoding = true
+        e.prependNilIndexSetForUnkeyedContainers = nilIndexSets && format == .v2
+        return e
+    }
+
+    func decoder(_ format: BinaryFormat) -> BinaryDecoder {
+        var d = BinaryDecoder(format: format)
+        d.prependNilIndexSetForUnkeyedContainers = nilIndexSets && format == .v2
+        return d
+    }
+}
+
+let checkRoundTrip: Bool = ProcessInfo.processInfo.environment["FUZZ_ROUNDTRIP"] != "0"
+
+@inline(never)
+func violation(_ what: String, _ input: FuzzInput) -> Never {
+    let hex = input.bytes.prefix(256).map { String(format: "%02x", $0) }.joined(separator: " ")
+    fatalError("FUZZ VIOLATION (\(input.format)): \(what); input (\(input.bytes.count) bytes): \(hex)")
+}
+
+@inline(never)
+func exercise<T: Codable>(_ type: T.Type, _ input: FuzzInput, deterministic: Bool) {
+    let decoder = input.decoder
+    // 1. Decode: a value or a DecodingError.
+    let value: T?
+    do {
+        if input.useDataSlice {
+            var padded = Data([0xA5, 0x5A])
+            padded.append(contentsOf: input.bytes)
+            value = try decoder.decode(T.self, from: padded[2...])
+        } else {
+            value = try decoder.decode(T.self, from: input.bytes)
+        }
+    } catch is DecodingError {
+        value = nil
+    } catch {
+        violation("decode(\(T.self)) threw \(Swift.type(of: error)): \(error)", input)
+    }
+
+    // 2. The typed tree and transcoding read through the recorder: same contract.
+    let data = Data(input.bytes)
+    var tree: BinaryValue?
+    do {
+        tree = try decoder.decodeTree(T.self, from: data)
+    } catch is DecodingError {
+        tree = nil
+    } catch {
+        violation("decodeTree(\(T.self)) threw \(Swift.type(of: error)): \(error)", input)
+    }
+    if let tree {
+        _ = tree.description
+        for format in BinaryFormat.allCases {
+            do { _ = try input.encoder(format).encode(tree: tree) } catch is EncodingError {} catch {
+                violation("encode(tree:) to \(format) threw \(Swift.type(of: error)): \(error)", input)
+            }
+        }
+        _ = try? decoder.decode(T.self, fromTree: tree)
+    }
+    do {
+        var transcoder = BinaryTranscoder(from: input.format, to: input.format == .v3 ? .v2 : .v3)
+        transcoder.decoder = decoder
+        transcoder.encoder = input.encoder(input.format == .v3 ? .v2 : .v3)
+        _ = try transcoder.transcode(T.self, from: data)
+    } catch is DecodingError {} catch is EncodingError {} catch {
+        violation("transcode(\(T.self)) threw \(Swift.type(of: error)): \(error)", input)
+    }
+
+    // 3. A decoded value re-encodes to bytes that decode, and re-encoding is stable.
+    guard let value, checkRoundTrip else { return }
+    for format in BinaryFormat.allCases {
+        let encoder = input.encoder(format)
+        let bytes: Data
+        do { bytes = try encoder.encode(value) } catch is EncodingError { continue } catch {
+            violation("encode(\(T.self)) to \(format) threw \(Swift.type(of: error)): \(error)", input)
+        }
+        let again: T
+        do { again = try input.decoder(format).decode(T.self, from: bytes) } catch {
+            let hex = bytes.prefix(256).map { String(format: "%02x", $0) }.joined(separator: " ")
+            violation("\(T.self) decoded, re-encoded to \(format) as [\(hex)], which does not decode: \(error)", input)
+        }
+        guard deterministic else { continue }
+        let bytesAgain: Data
+        do { bytesAgain = try encoder.encode(again) } catch {
+            violation("\(T.self) re-decoded from \(format) does not encode: \(error)", input)
+        }
+        if bytesAgain != bytes {
+            let a = bytes.prefix(128).map { String(format: "%02x", $0) }.joined(separator: " ")
+            let b = bytesAgain.prefix(128).map { String(format: "%02x", $0) }.joined(separator: " ")
+            violation("\(T.self) re-encoding to \(format) is not stable: [\(a)] then [\(b)]", input)
+        }
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard size >= 1 else { return 0 }
+    let selector = data[0]
+    let rest = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    let format: BinaryFormat = selector & 1 == 0 ? .v3 : .v2
+    let input = FuzzInput(
+        format: format, bytes: rest,
+        useDataSlice: format == .v3 && selector & 2 != 0,
+        nilIndexSets: format == .v2 && selector & 2 != 0)
+    fuzzCases[Int(selector >> 2) % fuzzCases.count].run(input)
+    return 0
+}
