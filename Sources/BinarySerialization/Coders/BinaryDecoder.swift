@@ -68,10 +68,8 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
 
     /// The whole input as a node of the configured format.
     private func rootNode(_ buffer: UnsafeRawBufferPointer) -> (ByteNode, any ByteFormat) {
-        switch format {
-        case .v3: return (V3Format.root(buffer), V3Format.shared)
-        case .v2: return (V2Format.root(buffer), V2Format.reader(nilIndexSets: prependNilIndexSetForUnkeyedContainers))
-        }
+        let root = format == .v3 ? V3Format.root(buffer) : V2Format.root(buffer)
+        return (root, byteFormat)
     }
 }
 
