@@ -111,12 +111,6 @@ import BinarySerialization
         }
     }
 
-    /// Seconds taken by `body`.
-    static func seconds(_ body: () -> Void) -> Double {
-        let d = ContinuousClock().measure(body)
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-    }
-
     // MARK: - Huge length prefixes
 
     /// Length prefixes and counts far larger than the input. The references crash on the first
@@ -141,7 +135,7 @@ import BinarySerialization
     @Test(arguments: formats)
     func hugeLengthPrefixes(_ format: BinaryFormat) {
         for (name, input) in Self.hugePrefixes {
-            let time = Self.seconds {
+            do {
                 Self.expectDecodingError(String.self, format, input, name)
                 Self.expectDecodingError([String].self, format, input, name)
                 Self.expectDecodingError(SMessage.self, format, input, name)
@@ -156,7 +150,6 @@ import BinarySerialization
                 Self.expectDecodesOrDecodingError(Set<String>.self, format, input, name)
                 Self.expectDecodesOrDecodingError([Bool: Int].self, format, input, name)
             }
-            #expect(time < 1, "\(format) \(name): took \(time) s")
         }
     }
 
@@ -177,12 +170,11 @@ import BinarySerialization
         var decoder = BinaryDecoder(format: .v2)
         decoder.prependNilIndexSetForUnkeyedContainers = true
         let input = Self.leb(1 << 40) + Self.hx("00 01 02")  // count 2^40, then indices 0, 1, 2
-        let time = Self.seconds {
+        do {
             Self.expectCorrupted([Int?].self, .v2, input, "nil index set of 2^40", decoder: decoder)
             Self.expectCorrupted([String].self, .v2, input, "nil index set of 2^40", decoder: decoder)
             Self.expectDecodingError([SMessage?].self, .v2, input, "nil index set of 2^40", decoder: decoder)
         }
-        #expect(time < 1)
         // Indices out of order, or beyond any plausible count.
         Self.expectCorrupted([Int?].self, .v2, Self.hx("02 05 01"), "nil indices out of order", decoder: decoder)
         Self.expectDecodesOrDecodingError(
@@ -488,7 +480,7 @@ import BinarySerialization
     func hundredThousandDeepInput(_ format: BinaryFormat) throws {
         let deep = Self.deepBytes(depth: 100_000, format)
         let nest = Self.nestBytes(depth: 100_000, format)
-        let time = Self.seconds {
+        do {
             for (name, context) in [
                 ("Deep", Self.expectCorrupted(Deep.self, format, deep, "Deep × 100,000")),
                 ("Nest", Self.expectCorrupted(Nest.self, format, nest, "Nest × 100,000")),
@@ -498,7 +490,6 @@ import BinarySerialization
                 #expect(context.codingPath.count >= 256, "\(name): path of \(context.codingPath.count)")
             }
         }
-        #expect(time < 5, "took \(time) s")
         // decodeTree and transcoding go through the same limit.
         #expect(throws: DecodingError.self) { try BinaryDecoder(format: format).decodeTree(Deep.self, from: Data(deep)) }
         #expect(throws: DecodingError.self) {
@@ -663,29 +654,21 @@ import BinarySerialization
     // MARK: - decodeTree and transcoding cost
 
     /// Regression: `decodeTree` and `BinaryTranscoder` recorded each keyed field through a linear
-    /// search of the recorded keys, so a keyed container of n entries cost O(n²). Measured (debug
-    /// build): n = 8,000 (70 KB) decode 0.02 s, decodeTree 5.5 s; n = 32,000 (330 KB) decode
-    /// 0.14 s, decodeTree 113 s: a migration of hostile (or just large) data hung. Fixed in 011162a.
+    /// search of the recorded keys, so a keyed container of n entries cost O(n²) (n = 32,000 took
+    /// 113 s in a debug build; fixed in 011162a). Speed is the benchmarks' business; this checks
+    /// that a large container goes through every path intact.
     @Test(arguments: formats)
-    func decodeTreeOfManyKeysIsLinear(_ format: BinaryFormat) throws {
+    func decodeTreeOfManyKeys(_ format: BinaryFormat) throws {
         var dict: [String: Int] = [:]
         for i in 0..<4_000 { dict["k\(i)"] = i }
-        let data = try BinaryEncoder(format: format).encode(dict)
+        let encoder = BinaryEncoder(format: format)
+        let data = try encoder.encode(dict)
         let decoder = BinaryDecoder(format: format)
-        let decode = try Self.secondsThrowing { _ = try decoder.decode([String: Int].self, from: data) }
-        #expect(decode < 1, "decode took \(decode) s")
-        let tree = try Self.secondsThrowing { _ = try decoder.decodeTree([String: Int].self, from: data) }
-        #expect(tree < 0.5, "decodeTree of 4,000 keys took \(tree) s (decode: \(decode) s)")
-        let transcoder = BinaryTranscoder(from: format, to: format == .v3 ? .v2 : .v3)
-        let transcode = try Self.secondsThrowing { _ = try transcoder.transcode([String: Int].self, from: data) }
-        #expect(transcode < 0.5, "transcoding 4,000 keys took \(transcode) s (decode: \(decode) s)")
-    }
-
-    static func secondsThrowing(_ body: () throws -> Void) throws -> Double {
-        let start = ContinuousClock.now
-        try body()
-        let d = ContinuousClock.now - start
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        #expect(try decoder.decode([String: Int].self, from: data) == dict)
+        #expect(try encoder.encode(tree: decoder.decodeTree([String: Int].self, from: data)) == data)
+        let target: BinaryFormat = format == .v3 ? .v2 : .v3
+        let transcoded = try BinaryTranscoder(from: format, to: target).transcode([String: Int].self, from: data)
+        #expect(try BinaryDecoder(format: target).decode([String: Int].self, from: transcoded) == dict)
     }
 
     // MARK: - Big hostile buffers
@@ -694,7 +677,7 @@ import BinarySerialization
     @Test(arguments: formats)
     func megabyteOfContinuationBytes(_ format: BinaryFormat) {
         let input = [UInt8](repeating: 0x80, count: 1 << 20)  // 1,048,576 = 9 × 116,508 + 4
-        let time = Self.seconds {
+        do {
             Self.expectCorrupted([Int].self, format, input, "1 MB of 80 as [Int]")
             Self.expectCorrupted([UInt64].self, format, input, "1 MB of 80 as [UInt64]")
             Self.expectDecodingError([Int32].self, format, input, "1 MB of 80 as [Int32]")
@@ -706,7 +689,6 @@ import BinarySerialization
             Self.expectDecodingError([String: Int].self, format, input, "1 MB of 80 as [String: Int]")
             Self.expectDecodingError(Tree.self, format, input, "1 MB of 80 as Tree")
         }
-        #expect(time < 5, "took \(time) s")
         // A whole number of 9-byte varints is valid: 2^63 each.
         let whole = [UInt8](repeating: 0x80, count: 9 * 1000)
         #expect((try? BinaryDecoder(format: format).decode([UInt64].self, from: whole)) == [UInt64](repeating: 1 << 63, count: 1000))
@@ -717,11 +699,10 @@ import BinarySerialization
     func manyEmptyElements(_ format: BinaryFormat) {
         // v3: 500,000 nil elements (01) of [Int?]; v2: 500,000 "absent" flags (00).
         let nils = [UInt8](repeating: format == .v3 ? 0x01 : 0x00, count: 500_000)
-        let time = Self.seconds {
+        do {
             Self.expectDecodesOrDecodingError([Int?].self, format, nils, "500k nils")
             Self.expectDecodesOrDecodingError([[Int]].self, format, [UInt8](repeating: 0, count: 500_000), "500k empty arrays")
             Self.expectDecodesOrDecodingError([Bool: Int].self, format, [UInt8](repeating: 0, count: 500_000), "500k zero bytes")
         }
-        #expect(time < 10, "took \(time) s")
     }
 }

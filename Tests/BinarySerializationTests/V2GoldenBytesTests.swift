@@ -66,9 +66,12 @@ import BinarySerialization
 
     @Test func optionals() throws {
         // An absent optional property is omitted; a present Int? is the plain value; an Int?? is
-        // length-delimited with the inner flag (01 present, 00 nil).
+        // length-delimited with the inner flag (01 present, 00 nil). A nil optional in a keyed
+        // container is omitted, as BinaryCodable 2.0.3 does, so Int?? `.some(nil)` reads back as nil.
         try Self.check(Maybe(a: nil, b: nil), "", "all nil")
-        try Self.check(Maybe(a: 5, b: .some(nil)), "18 61 0a  1a 62 01 00", "Int?? .some(nil)")
+        let lossy = Maybe(a: 5, b: .some(nil))
+        #expect(spacedHex(try BinaryEncoder(format: .v2).encode(lossy)) == "18 61 0a")
+        #expect(try BinaryDecoder(format: .v2).decode(Maybe.self, from: bytes("18 61 0a")) == Maybe(a: 5, b: nil))
         try Self.check(Maybe(a: nil, b: .some(5)), "1a 62 02 01 0a", "Int?? .some(5)")
         try Self.check(Int?.none, "00", "top-level nil")
         try Self.check(Int?.some(5), "01 0a", "top-level flag then varint")

@@ -77,7 +77,7 @@ import TreeCoding
         #expect(try tree(Single(value: "x")) == .single("x"))
         #expect(try tree(Single(value: Message(sender: "", isRead: true, unreadCount: 1)))
                 == .single(["sender": "", "isRead": true, "unreadCount": 1]))
-        #expect(try tree(SingleNil()) == .nil)
+        #expect(try tree(SingleNil()) == .single(.nil))
         #expect(try tree(Level.high) == .single(.int(2)))
         #expect(try tree(Color.green) == .single("green"))
         #expect(try tree(Date(timeIntervalSinceReferenceDate: 1)) == .single(.double(1)))
@@ -329,7 +329,8 @@ import TreeCoding
 
     @Test func containerMisuseThrowsEncodingError() throws {
         #expect(throws: EncodingError.self) { try tree(KeyedAfterUnkeyed()) }
-        #expect(throws: EncodingError.self) { try tree(SingleTwice()) }
+        // Encoding a single value twice keeps the last (BinaryCodable 3.1+; `super.encode(to:)` relies on it).
+        #expect(try tree(SingleTwice()) == .single(.int(2)))
         #expect(throws: EncodingError.self) { try tree(UnkeyedAfterSingle()) }
         // Misuse deep inside a value is reported with its path.
         let error = #expect(throws: EncodingError.self) { try tree(["x": [KeyedAfterUnkeyed()]]) }

@@ -43,7 +43,7 @@ extension BinaryValue {
     /// wrapper is its own content, so that hand-built trees need not spell the wrappers out.
     func treeSingleValueContent() -> BinaryValue? {
         switch self {
-        case .nil, .optional(.none): return nil
+        case .nil, .optional(.none), .single(.nil): return nil
         case .single(let inner), .optional(.some(let inner)): return inner
         default: return self
         }

@@ -47,7 +47,9 @@ package struct ByteNode {
 /// A keyed container framed from bytes: each entry's key and value node.
 package struct ByteKeyedView {
     package struct Entry {
-        /// The integer key, or -1 for a string key.
+        /// The `intKey` of a string key (no format writes `Int.min` as an integer key).
+        package static let stringKey = Int.min
+        /// The integer key, or ``stringKey`` for a string key.
         package var intKey: Int
         package var keyStart: Int
         package var keyLength: Int
@@ -74,7 +76,7 @@ package struct ByteKeyedView {
     package init(buffer: UnsafeRawBufferPointer, entries: [Entry]) throws {
         self.buffer = buffer
         self.entries = entries
-        for e in entries where e.intKey < 0 && e.keyLength > 0 {
+        for e in entries where e.intKey == Entry.stringKey && e.keyLength > 0 {
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[e.keyStart..<e.keyStart + e.keyLength])
             if bytes.contains(where: { $0 >= 0x80 }), String(validating: bytes, as: UTF8.self) == nil {
                 throw WireFormatError(.invalidBytes, "invalid UTF-8 in a string key", offset: e.keyStart)
@@ -104,13 +106,13 @@ package struct ByteKeyedView {
 
     @inline(__always)
     private static func sameKey(_ a: Entry, _ b: Entry, _ buffer: UnsafeRawBufferPointer) -> Bool {
-        if a.intKey >= 0 || b.intKey >= 0 { return a.intKey == b.intKey }
+        if a.intKey != Entry.stringKey || b.intKey != Entry.stringKey { return a.intKey == b.intKey }
         guard a.keyLength == b.keyLength else { return false }
         return bytesEqual(buffer, a.keyStart, buffer.baseAddress.map { $0 + b.keyStart }, a.keyLength)
     }
 
-    static func key(of e: Entry, _ buffer: UnsafeRawBufferPointer) -> BinaryKey {
-        if e.intKey >= 0 { return BinaryKey(intValue: e.intKey) }
+    package static func key(of e: Entry, _ buffer: UnsafeRawBufferPointer) -> BinaryKey {
+        if e.intKey != Entry.stringKey { return BinaryKey(intValue: e.intKey) }
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[e.keyStart..<e.keyStart + e.keyLength])
         return BinaryKey(stringValue: String(decoding: bytes, as: UTF8.self))
     }
@@ -140,7 +142,7 @@ package struct ByteKeyedView {
             var p = 0
             while p < entries.count {
                 let e = entries[p]
-                if e.intKey < 0, e.keyLength == utf8.count,
+                if e.intKey == Entry.stringKey, e.keyLength == utf8.count,
                     bytesEqual(buffer, e.keyStart, utf8.baseAddress.map { UnsafeRawPointer($0) }, e.keyLength)
                 {
                     return p
@@ -192,6 +194,10 @@ package protocol ByteFormat: AnyObject, Sendable {
     func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?) throws -> ByteUnkeyedView
     func singleValueContent(_ node: inout ByteNode) throws -> ByteNode?
     func optionalContent(_ node: inout ByteNode) throws -> ByteNode?
+    /// Whether the content of a single-value container is the format's spelling of nil.
+    func singleValueHoldsNil(_ content: ByteNode) -> Bool
+    /// A type decoded nothing from `node`: consume its stored empty container.
+    func finishUnopened(_ node: inout ByteNode) throws
     /// After the content from ``optionalContent(_:)`` was decoded: check nothing is left over.
     func finishContent(_ node: ByteNode, _ content: ByteNode) throws
     func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue

@@ -88,12 +88,41 @@ package enum DecodingNode {
             let content = try base.content(format, optional: optional)
             self = .recording(base, slot)
             guard let content else {
-                slot.content = .leaf(optional ? .optional(nil) : .nil)
+                slot.content = .leaf(optional ? .optional(nil) : .single(.nil))
                 return nil
             }
             let child = RecordSlot()
             slot.content = optional ? .optional(child) : .single(child)
             return .recording(content, child)
+        }
+    }
+
+    /// Whether the content of a single-value container stands for nil although the container
+    /// had no nil marker (v2 writes a single-value `encodeNil()` as the byte `00`).
+    package func singleValueHoldsNil(_ format: (any ByteFormat)?) -> Bool {
+        switch self {
+        case .tree(let v): return v.isNil
+        case .bytes(let b): return format?.singleValueHoldsNil(b) ?? false
+        case .recording(let base, let slot):
+            guard base.singleValueHoldsNil(format) else { return false }
+            slot.content = .leaf(.nil)
+            return true
+        }
+    }
+
+    /// Called when a type's `init(from:)` returned without asking for any container (an empty
+    /// struct): its stored value (an empty container) is consumed and recorded as one.
+    package mutating func finishUnopened(_ format: (any ByteFormat)?) throws {
+        switch self {
+        case .tree:
+            break
+        case .bytes(var b):
+            try Self.requireFormat(format).finishUnopened(&b)
+            self = .bytes(b)
+        case .recording(var base, let slot):
+            try base.finishUnopened(format)
+            self = .recording(base, slot)
+            if case .empty = slot.content { slot.content = .leaf(.emptyKeyed) }
         }
     }
 

@@ -138,6 +138,16 @@ extension Dictionary: DirectTreeDecodable where Key: DictionaryKey, Value: Decod
     }
 }
 
+/// `Optional`, for generic code that must tell whether a type is one and name its nil.
+protocol NilRepresentable {
+    /// `Optional<Wrapped>.none`, boxed.
+    static var nilValue: Any { get }
+}
+
+extension Optional: NilRepresentable {
+    static var nilValue: Any { Self.none as Any }
+}
+
 extension Optional: DirectTreeDecodable where Wrapped: Decodable {
     static func decodeDirect(
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?

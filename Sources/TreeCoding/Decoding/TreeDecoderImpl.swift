@@ -27,16 +27,21 @@ package final class TreeDecoderImpl: Decoder {
     @exclusivity(unchecked) package var depth: Int
     /// The element type of the unkeyed container the current type is about to open (SIMD).
     @exclusivity(unchecked) var elementHint: ScalarKind?
+    /// Whether the type being decoded asked for a container (see ``decodeWithInit(_:from:parent:step:)``).
+    @exclusivity(unchecked) var opened = false
+    /// The decoding run this decoder belongs to; closed when the run returns.
+    let session: DecodingSession
 
     package init(
         node: DecodingNode, format: (any ByteFormat)?, options: DecodingOptions, pathNode: CodingPathNode = .root,
-        depth: Int = 0
+        depth: Int = 0, session: DecodingSession = DecodingSession()
     ) {
         self.node = node
         self.format = format
         self.options = options
         self.pathNode = pathNode
         self.depth = depth
+        self.session = session
     }
 
     /// Decodes a whole input.
@@ -48,6 +53,9 @@ package final class TreeDecoderImpl: Decoder {
         throughDecodable: Bool = false
     ) throws -> T {
         let impl = TreeDecoderImpl(node: node, format: format, options: options)
+        // Byte nodes point into the caller's buffer, which is only valid during this call: a
+        // decoder or container that a type kept (legal in Swift) must not read it afterwards.
+        defer { if format != nil { impl.session.close() } }
         var root = node
         if throughDecodable {
             return try impl.decodeWithInit(T.self, from: &root, parent: .root, step: nil)
@@ -61,12 +69,16 @@ package final class TreeDecoderImpl: Decoder {
     // MARK: Containers
 
     package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try session.check(pathNode)
+        opened = true
         let view: DecodingNode.KeyedView
         do { view = try node.keyedView(format) } catch { throw decodingError(error, type, pathNode.path) }
         return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(impl: self, view: view, path: pathNode))
     }
 
     package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try session.check(pathNode)
+        opened = true
         let hint = elementHint
         elementHint = nil
         let view: DecodingNode.UnkeyedView
@@ -77,6 +89,8 @@ package final class TreeDecoderImpl: Decoder {
     }
 
     package func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        try session.check(pathNode)
+        opened = true
         var n = node
         let content: DecodingNode?
         do { content = try n.singleValueContent(format) } catch { throw decodingError(error, Any.self, pathNode.path) }
@@ -126,25 +140,34 @@ package final class TreeDecoderImpl: Decoder {
         }
         let savedNode = self.node
         let savedPath = self.pathNode
+        let savedOpened = self.opened
         self.node = node
         self.pathNode = parent.appending(step)
         self.elementHint = (T.self as? any ElementHinted.Type)?.elementHint
+        self.opened = false
         depth += 1
         defer {
             node = self.node
             self.node = savedNode
             self.pathNode = savedPath
             self.elementHint = nil
+            self.opened = savedOpened
             depth -= 1
         }
-        return try T(from: self)
+        let value = try T(from: self)
+        if !opened {
+            // A type that reads nothing (an empty struct) still consumes its stored value.
+            do { try self.node.finishUnopened(format) } catch { throw decodingError(error, T.self, pathNode.path) }
+        }
+        return value
     }
 
     /// Turns a node-layer error into a `DecodingError` at `path`; `DecodingError`s pass through.
     @inline(never)
     package func decodingError(_ error: any Error, _ type: Any.Type, _ path: @autoclosure () -> [any CodingKey]) -> any Error {
         guard let wire = error as? WireFormatError else { return error }
-        let codingPath = path()
+        var codingPath = path()
+        if let key = wire.key { codingPath.append(key) }
         let context = DecodingError.Context(
             codingPath: codingPath, debugDescription: "\(wire) at \(describe(codingPath))", underlyingError: wire)
         switch wire.code {
@@ -169,4 +192,34 @@ func reinterpret<V, T>(_ value: V, as type: T.Type) -> T {
 /// Types that open an unkeyed container of known element type (SIMD vectors).
 protocol ElementHinted {
     static var elementHint: ScalarKind { get }
+}
+
+/// One decoding run. Byte views point into memory that is only valid while the run's top-level
+/// call executes; once it returns, the session is closed, and a decoder or container the decoded
+/// type kept throws instead of reading that memory.
+package final class DecodingSession {
+    @exclusivity(unchecked) private var isClosed = false
+
+    package init() {}
+
+    func close() { isClosed = true }
+
+    var isOpen: Bool { !isClosed }
+
+    /// Throws if the run has returned.
+    @inline(__always)
+    func check(_ path: @autoclosure () -> CodingPathNode) throws {
+        if isClosed { throw Self.closedError(path().path) }
+    }
+
+    @inline(never)
+    static func closedError(_ path: [any CodingKey]) -> DecodingError {
+        DecodingError.dataCorrupted(
+            .init(
+                codingPath: path,
+                debugDescription: """
+                    A decoder or container was used after the decode call that created it returned; \
+                    the input bytes are no longer available.
+                    """))
+    }
 }

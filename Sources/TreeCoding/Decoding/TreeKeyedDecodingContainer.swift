@@ -7,22 +7,32 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     var codingPath: [any CodingKey] { path.path }
 
     var allKeys: [Key] {
-        view.allKeys.compactMap { k in
+        guard impl.session.isOpen else { return [] }
+        return view.allKeys.compactMap { k in
             if let i = k.intValue, let key = Key(intValue: i) { return key }
             return Key(stringValue: k.stringValue)
         }
     }
 
-    func contains(_ key: Key) -> Bool { view.contains(key) }
+    func contains(_ key: Key) -> Bool { impl.session.isOpen && view.contains(key) }
+
+    /// The node of `key`, or `nil` when absent; throws once the decoding run has returned.
+    @inline(__always)
+    private func lookup(_ key: Key) throws -> DecodingNode? {
+        try impl.session.check(path)
+        return view.node(forKey: key, impl.format)
+    }
 
     @inline(__always)
     private func node(_ key: Key, _ type: Any.Type) throws -> DecodingNode {
-        guard let found = view.node(forKey: key, impl.format) else {
-            throw DecodingError.keyNotFound(
-                key,
-                .init(codingPath: path.path, debugDescription: "No value for key \(BinaryKey(key)) at \(describe(path.path))."))
-        }
+        guard let found = try lookup(key) else { throw missing(key) }
         return found
+    }
+
+    @inline(never)
+    private func missing(_ key: Key) -> DecodingError {
+        DecodingError.keyNotFound(
+            key, .init(codingPath: path.path, debugDescription: "No value for key \(BinaryKey(key)) at \(describe(path.path))."))
     }
 
     @inline(__always)
@@ -31,13 +41,18 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         do { return try S.read(from: &n, impl.format) } catch { throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key)))) }
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool { try node(key, Any?.self).isNil(impl.format) }
+    /// `true` for a nil value and for an absent key: `encodeNil(forKey:)` writes nothing, so this
+    /// is how a value it wrote reads back (BinaryCodable's rule, in both formats).
+    func decodeNil(forKey key: Key) throws -> Bool {
+        guard let found = try lookup(key) else { return true }
+        return found.isNil(impl.format)
+    }
 
     // `decodeIfPresent` with one lookup (the default implementation looks the key up three times).
 
     @inline(__always)
     private func scalarIfPresent<S: ScalarDecodable>(_ type: S.Type, _ key: Key) throws -> S? {
-        guard var n = view.node(forKey: key, impl.format), !n.isNil(impl.format) else { return nil }
+        guard var n = try lookup(key), !n.isNil(impl.format) else { return nil }
         do { return try S.read(from: &n, impl.format) } catch { throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key)))) }
     }
 
@@ -56,8 +71,11 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try scalarIfPresent(type, key) }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try scalarIfPresent(type, key) }
 
+    /// A present nil is absent for most types, but for an optional `T` it is `T`'s own nil: the
+    /// `.some(nil)` of a `T??` field is written as a nil value, `.none` as no field at all.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard var n = view.node(forKey: key, impl.format), !n.isNil(impl.format) else { return nil }
+        guard var n = try lookup(key) else { return nil }
+        if n.isNil(impl.format), !(T.self is any NilRepresentable.Type) { return nil }
         return try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
     }
 
@@ -76,8 +94,13 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(type, key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(type, key) }
 
+    /// An absent key decodes as nil when `T` is optional (BinaryCodable 2.x leaves nil optionals
+    /// out of keyed containers), and throws `keyNotFound` otherwise.
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        var n = try node(key, type)
+        guard var n = try lookup(key) else {
+            if let optional = T.self as? any NilRepresentable.Type, let none = optional.nilValue as? T { return none }
+            throw missing(key)
+        }
         return try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
     }
 
@@ -109,12 +132,13 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     private func superDecoder(for key: BinaryKey, lookup: some CodingKey) throws -> any Decoder {
+        try impl.session.check(path)
         guard let found = view.node(forKey: lookup, impl.format) else {
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: path.path, debugDescription: "No value for key \(key) at \(describe(path.path))."))
         }
         return TreeDecoderImpl(
             node: found, format: impl.format, options: impl.options, pathNode: path.appending(.key(key)),
-            depth: impl.depth + 1)
+            depth: impl.depth + 1, session: impl.session)
     }
 }

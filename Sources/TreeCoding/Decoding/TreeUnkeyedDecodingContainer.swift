@@ -5,8 +5,8 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     let path: CodingPathNode
 
     var codingPath: [any CodingKey] { path.path }
-    var count: Int? { view.count(impl.format) }
-    var isAtEnd: Bool { view.isAtEnd(impl.format) }
+    var count: Int? { impl.session.isOpen ? view.count(impl.format) : nil }
+    var isAtEnd: Bool { !impl.session.isOpen || view.isAtEnd(impl.format) }
     var currentIndex: Int { view.currentIndex }
 
     private func failure(_ error: any Error, _ type: Any.Type, _ index: Int) -> any Error {
@@ -15,12 +15,14 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
     mutating func decodeNil() throws -> Bool {
         let index = view.currentIndex
+        try impl.session.check(path)
         do { return try view.decodeNil(impl.format) } catch { throw failure(error, Any?.self, index) }
     }
 
     @inline(__always)
     private mutating func scalar<S: ScalarDecodable>(_ type: S.Type) throws -> S {
         let index = view.currentIndex
+        try impl.session.check(path)
         do {
             var n = try view.nextElement(impl.format)
             let value = try S.read(from: &n, impl.format)
@@ -46,6 +48,7 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let index = view.currentIndex
+        try impl.session.check(path)
         var n: DecodingNode
         do { n = try view.nextElement(impl.format) } catch { throw failure(error, type, index) }
         let value = try impl.decodeValue(T.self, from: &n, parent: path, step: .index(index))
@@ -55,6 +58,7 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let index = view.currentIndex
+        try impl.session.check(path)
         do {
             var n = try view.nextElement(impl.format)
             let nested = try n.keyedView(impl.format)
@@ -66,6 +70,7 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let index = view.currentIndex
+        try impl.session.check(path)
         do {
             var n = try view.nextElement(impl.format)
             let nested = try n.unkeyedView(impl.format, elementHint: nil)
@@ -76,12 +81,13 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
     mutating func superDecoder() throws -> any Decoder {
         let index = view.currentIndex
+        try impl.session.check(path)
         do {
             let n = try view.nextElement(impl.format)
             try view.finishElement(n, impl.format)
             return TreeDecoderImpl(
                 node: n, format: impl.format, options: impl.options, pathNode: path.appending(.index(index)),
-                depth: impl.depth + 1)
+                depth: impl.depth + 1, session: impl.session)
         } catch { throw failure(error, Any.self, index) }
     }
 }
@@ -95,9 +101,16 @@ struct TreeSingleValueDecodingContainer: SingleValueDecodingContainer {
 
     var codingPath: [any CodingKey] { path.path }
 
-    func decodeNil() -> Bool { content == nil }
+    /// Whether the container holds nil. In v2, which has no nil marker here, the byte `00`
+    /// answers `true` (as BinaryCodable 2.x reads it), so the answer is only asked of types
+    /// that wrote nil this way.
+    func decodeNil() -> Bool {
+        guard let content else { return true }
+        return impl.session.isOpen && content.singleValueHoldsNil(impl.format)
+    }
 
     private func contentNode(_ type: Any.Type) throws -> DecodingNode {
+        try impl.session.check(path)
         guard let content else {
             throw DecodingError.valueNotFound(
                 type, .init(codingPath: path.path, debugDescription: "Expected \(type) but found nil at \(describe(path.path))."))

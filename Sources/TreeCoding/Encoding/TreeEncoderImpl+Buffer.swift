@@ -22,6 +22,7 @@ extension TreeEncoderImpl {
         if keyFilter & bit != 0,
             let p = keyIndex?[key] ?? (keyIndex == nil ? fields.firstIndex { $0.key == key } : nil)
         {
+            if key.intValue != nil, fields[p].key.stringValue != key.stringValue { noteCollision(fields[p].key, key) }
             fields[p].value = value
             if !pending.isEmpty { pending.removeAll { $0.position == p } }
             return p
@@ -37,6 +38,19 @@ extension TreeEncoderImpl {
             keyIndex = map
         }
         return p
+    }
+
+    /// Two different keys with the same integer value (`"7"` and `"007"` in a `[String: V]`,
+    /// which `Dictionary` gives integer values): the formats store one integer key, so one entry
+    /// would be lost. That is an error, not a silent overwrite.
+    @inline(never)
+    private func noteCollision(_ first: BinaryKey, _ second: BinaryKey) {
+        if misuse == nil {
+            misuse = """
+                The keys "\(first.stringValue)" and "\(second.stringValue)" are both the integer key \
+                \(second.intValue ?? 0); the binary formats store integer keys, so one entry would be lost.
+                """
+        }
     }
 
     /// Reserves `key` for a nested container or encoder whose content comes later.

@@ -19,7 +19,7 @@ final class TreeEncoderImpl: Encoder {
     let step: PathStep?
     let depth: Int
     @exclusivity(unchecked) var storage: Storage = .empty
-    /// The first misuse of the container API; thrown by `finish()`.
+    /// The first misuse of the container API (or other problem of the value); thrown by `finish()`.
     @exclusivity(unchecked) var misuse: String?
     let sortKeys: Bool
 
@@ -37,6 +37,8 @@ final class TreeEncoderImpl: Encoder {
 
     enum Storage {
         case empty
+        /// A single-value container was handed out and nothing encoded yet.
+        case singleRequested
         case value(BinaryValue)
         case keyed
         case unkeyed
@@ -88,13 +90,12 @@ final class TreeEncoderImpl: Encoder {
         switch storage {
         case .keyed:
             break
-        case .empty:
+        case .empty, .singleRequested:
             storage = .keyed
             reserveFields()
         case .value, .unkeyed:
             noteMisuse("a keyed container was requested after another kind of container")
-            storage = .keyed
-            reserveFields()
+            resetContainer(to: .keyed)
         }
         return KeyedEncodingContainer(TreeKeyedEncodingContainer<Key>(encoder: self, buffer: self, path: nil))
     }
@@ -103,12 +104,11 @@ final class TreeEncoderImpl: Encoder {
         switch storage {
         case .unkeyed:
             break
-        case .empty:
+        case .empty, .singleRequested:
             storage = .unkeyed
         case .value, .keyed:
             noteMisuse("an unkeyed container was requested after another kind of container")
-            storage = .unkeyed
-            fields = []
+            resetContainer(to: .unkeyed)
         }
         return TreeUnkeyedEncodingContainer(encoder: self, buffer: self, path: nil)
     }
@@ -117,14 +117,29 @@ final class TreeEncoderImpl: Encoder {
         switch storage {
         case .keyed, .unkeyed:
             noteMisuse("a single-value container was requested after another kind of container")
-        case .empty, .value:
+        case .empty:
+            storage = .singleRequested
+        case .singleRequested, .value:
             break
         }
         return TreeSingleValueEncodingContainer(encoder: self)
     }
 
     func noteMisuse(_ message: String) {
-        if misuse == nil { misuse = message }
+        if misuse == nil { misuse = "Container misuse: \(message)." }
+    }
+
+    /// Drops everything a container of another kind collected (fields, elements, handed-out
+    /// nested containers and the key index), after a misuse has been noted: containers handed
+    /// out earlier keep writing into consistent, empty state, and `finish()` throws the misuse.
+    func resetContainer(to newStorage: Storage) {
+        storage = newStorage
+        fields = []
+        values = []
+        pending = []
+        keyFilter = 0
+        keyIndex = nil
+        if case .keyed = newStorage { reserveFields() }
     }
 
     // MARK: Values
@@ -166,10 +181,16 @@ final class TreeEncoderImpl: Encoder {
     func finish(for value: @autoclosure () -> Any) throws -> BinaryValue {
         if let misuse {
             throw EncodingError.invalidValue(
-                value(), EncodingError.Context(codingPath: codingPath, debugDescription: "Container misuse: \(misuse)."))
+                value(), EncodingError.Context(codingPath: codingPath, debugDescription: misuse))
         }
         switch storage {
         case .empty: return .emptyKeyed
+        case .singleRequested:
+            throw EncodingError.invalidValue(
+                value(),
+                EncodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "A single-value container was requested, but no value was encoded into it."))
         case .value(let v): return v
         case .keyed: return try finishKeyed()
         case .unkeyed: return try finishUnkeyed()

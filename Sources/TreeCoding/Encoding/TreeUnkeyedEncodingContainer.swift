@@ -61,18 +61,24 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 }
 
 /// Single-value container of ``TreeEncoderImpl``: the value is marked ``BinaryValue/single(_:)``.
+///
+/// Encoding twice keeps the last value, as BinaryCodable does (class hierarchies that call
+/// `super.encode(to: encoder)` rely on it).
 struct TreeSingleValueEncodingContainer: SingleValueEncodingContainer {
     let encoder: TreeEncoderImpl
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     private func store(_ value: BinaryValue) {
-        if case .value = encoder.storage {
-            encoder.noteMisuse("a single-value container was encoded twice")
+        switch encoder.storage {
+        case .keyed, .unkeyed:
+            // The misuse was noted when this container was handed out; keep the state consistent.
+            encoder.resetContainer(to: .value(value))
+        case .empty, .singleRequested, .value:
+            encoder.storage = .value(value)
         }
-        encoder.storage = .value(value)
     }
 
-    mutating func encodeNil() throws { store(.nil) }
+    mutating func encodeNil() throws { store(.single(.nil)) }
     mutating func encode(_ value: Bool) throws { store(.single(.bool(value))) }
     mutating func encode(_ value: String) throws { store(.single(.string(value))) }
     mutating func encode(_ value: Double) throws { store(.single(.double(value))) }

@@ -34,6 +34,9 @@ public struct WireFormatError: Error, Hashable, Sendable, CustomStringConvertibl
     /// "wait for more bytes" from corrupt data.
     package var regionEnd: Int?
     package var requiredEnd: Int?
+    /// The key of the field whose framing failed, when a keyed container could not be split:
+    /// the decoder adds it to the coding path, so the error names the field.
+    package var key: BinaryKey?
 
     public init(_ code: Code, _ message: String, offset: Int? = nil) {
         self.code = code

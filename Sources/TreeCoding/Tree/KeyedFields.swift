@@ -79,14 +79,15 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
         fields.reserveCapacity(n)
     }
 
-    /// The same fields in the order `sortKeysDuringEncoding` writes.
+    /// The same fields in the order `sortKeysDuringEncoding` writes: a function of the keys alone.
     ///
-    /// BinaryCodable compares two keys by integer value when both have one, else by string value.
-    /// That rule alone is not a consistent order when integer and string keys mix (2 < 10 by value,
-    /// "10" < "1a" < "2" by string), so the order is made total this way: integer keys sorted by value,
-    /// string keys sorted by string, and the two lists merged by string value (an integer key first
-    /// on a tie). Every pair of keys the rule can order consistently comes out as the rule says,
-    /// e.g. a field "b" before the `super` key (0, "super") before a field "value".
+    /// Integer keys are sorted by value, string keys by their UTF-8 bytes, and the two lists are
+    /// merged by the UTF-8 bytes of their string forms (an integer key first on a tie). Bytes, not
+    /// `String`'s `<`: `String` compares canonically equivalent spellings (`"é"` and `"e\u{301}"`)
+    /// as Unicode does, which is not a strict order on distinct byte sequences, so the output
+    /// would depend on insertion order. BinaryCodable compares two keys by integer value when
+    /// both have one, else by `String`; the orders agree except where byte order and `String`
+    /// order disagree, and where integer and string keys mix (its rule is not transitive there).
     public func sortedByKey() -> KeyedFields {
         if fields.count < 2 { return self }
         let order = Self.sortedOrder(fields.map(\.key))
@@ -101,7 +102,7 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
             if keys[i].intValue != nil { ints.append(i) } else { strings.append(i) }
         }
         ints.sort { (keys[$0].intValue ?? 0, $0) < (keys[$1].intValue ?? 0, $1) }
-        strings.sort { (keys[$0].stringValue, $0) < (keys[$1].stringValue, $1) }
+        strings.sort { utf8Precedes(keys[$0].stringValue, keys[$1].stringValue) }
         if ints.isEmpty { return strings }
         if strings.isEmpty { return ints }
         var merged: [Int] = []
@@ -109,7 +110,7 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
         var i = 0
         var s = 0
         while i < ints.count, s < strings.count {
-            if keys[strings[s]].stringValue < keys[ints[i]].stringValue {
+            if utf8Precedes(keys[strings[s]].stringValue, keys[ints[i]].stringValue) {
                 merged.append(strings[s])
                 s += 1
             } else {
@@ -121,4 +122,10 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
         merged += strings[s...]
         return merged
     }
+}
+
+/// Whether `a`'s UTF-8 bytes sort before `b`'s (a strict total order on distinct strings).
+@inline(__always)
+func utf8Precedes(_ a: String, _ b: String) -> Bool {
+    a.utf8.lexicographicallyPrecedes(b.utf8)
 }

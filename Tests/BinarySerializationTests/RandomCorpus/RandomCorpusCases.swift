@@ -17,7 +17,9 @@ struct RandomCorpusCase {
     let describe: (Any) -> String
     /// Every path of the project's own round trips (added by TreeCodable's test suite: see
     /// `RandomRoundTripTests.swift`); returns the paths that failed.
-    let checkPaths: (Any, RoundTripSetup) -> [PathFailure]
+    let checkPaths: (Any, RoundTripSetup, Bool) -> [PathFailure]
+    /// The bytes re-encoded through `decodeTree`, with the encoder's key order.
+    let resorted: (Data, BinaryEncoder, BinaryDecoder) throws -> Data
 }
 
 func rcMake<T: Codable & Equatable>(
@@ -30,7 +32,8 @@ func rcMake<T: Codable & Equatable>(
         decodeEquals: { b, d, v in try d.decode(T.self, from: b) == (v as! T) },
         equals: { a, b in (a as! T) == (b as! T) },
         describe: { v in String(reflecting: v) },
-        checkPaths: { v, setup in roundTripFailures(v as! T, setup) })
+        checkPaths: { v, setup, lossy in roundTripFailures(v as! T, setup, lossyV2Allowed: lossy) },
+        resorted: { b, e, d in try e.encode(tree: d.decodeTree(T.self, from: b)) })
 }
 
 extension CorpusGen {

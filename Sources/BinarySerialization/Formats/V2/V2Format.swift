@@ -90,30 +90,44 @@ final class V2Format: ByteFormat {
             guard let type = V2WireType(rawValue: UInt8(raw & 7)) else {
                 throw WireFormatError(.invalidBytes, "unknown wire type \(raw & 7)", offset: keyAt)
             }
-            var intKey = -1
+            var intKey = ByteKeyedView.Entry.stringKey
             var keyStart = keyAt
             var keyLength = 0
             if raw & 8 != 0 {
                 (keyStart, keyLength) = try r.keyBytes(raw >> 4, keyAt: keyAt)
             } else {
-                intKey = Int(truncatingIfNeeded: raw >> 4)
+                intKey = signedKey(raw >> 4)
             }
-            var valueStart = r.offset
-            switch type {
-            case .varint: _ = try r.varint()
-            case .eightBytes: try r.skip(8)
-            case .fourBytes: try r.skip(4)
-            case .twoBytes: try r.skip(2)
-            case .byte: try r.skip(1)
-            case .lengthDelimited:
-                let length = try r.length("a value")
-                valueStart = r.offset
-                r.offset += length
+            var entry = ByteKeyedView.Entry(
+                intKey: intKey, keyStart: keyStart, keyLength: keyLength,
+                value: ByteNode(buffer: buffer, start: r.offset, end: r.offset, tag: Self.raw, wireType: type.rawValue))
+            do {
+                switch type {
+                case .varint: _ = try r.varint()
+                case .eightBytes: try r.skip(8)
+                case .fourBytes: try r.skip(4)
+                case .twoBytes: try r.skip(2)
+                case .byte: try r.skip(1)
+                case .lengthDelimited:
+                    let length = try r.length("a value")
+                    entry.value.start = r.offset
+                    r.offset += length
+                }
+            } catch var error as WireFormatError {
+                error.key = ByteKeyedView.key(of: entry, buffer)
+                throw error
             }
-            let value = ByteNode(buffer: buffer, start: valueStart, end: r.offset, tag: Self.raw, wireType: type.rawValue)
-            entries.append(.init(intKey: intKey, keyStart: keyStart, keyLength: keyLength, value: value))
+            entry.value.end = r.offset
+            entries.append(entry)
         }
         return try ByteKeyedView(buffer: buffer, entries: entries)
+    }
+
+    /// An integer key's 60 bits (`varint >> 4`) as the signed value BinaryCodable 2.x wrote:
+    /// it shifts the key's two's-complement bit pattern, so keys from -2^59 to 2^59 - 1 round-trip.
+    static func signedKey(_ bits: UInt64) -> Int {
+        let value = Int(truncatingIfNeeded: bits)  // bits < 2^60: no truncation
+        return value >= 1 << 59 ? value - (1 << 60) : value
     }
 
     func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?) throws -> ByteUnkeyedView {
@@ -145,6 +159,31 @@ final class V2Format: ByteFormat {
     /// v2 writes nothing for a single-value container: the content is the node itself.
     func singleValueContent(_ node: inout ByteNode) throws -> ByteNode? {
         node.tag == Self.nilElement ? nil : node
+    }
+
+    /// A single-value `encodeNil()` is the byte `00` (the same byte as a zig-zag or varint 0:
+    /// v2 cannot tell them apart, so only a type that asks `decodeNil()` reads it as nil).
+    /// Read from an element, the byte is consumed.
+    func singleValueHoldsNil(_ content: ByteNode) -> Bool {
+        switch content.tag {
+        case Self.nilElement:
+            return true
+        case Self.raw:
+            return content.end - content.start == 1 && content.buffer[content.start] == 0
+        default:
+            guard let cursor = content.cursor, cursor.offset < cursor.end, content.buffer[cursor.offset] == 0 else {
+                return false
+            }
+            cursor.offset += 1
+            return true
+        }
+    }
+
+    /// A value that decodes nothing was written as an empty container: length-delimited in an
+    /// element, so its length (and any bytes it covers) is consumed.
+    func finishUnopened(_ node: inout ByteNode) throws {
+        guard node.tag == Self.element, node.cursor != nil else { return }
+        _ = try delimitedRange(&node, "an empty container")
     }
 
     /// An optional is a flag byte (`01` present, `00` nil) and then the value as an element.
@@ -222,6 +261,15 @@ final class V2Format: ByteFormat {
     func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray {
         let (start, end) = try delimitedRange(&node, "[\(kind.rawValue)]")
         var r = ByteReader(buffer: node.buffer, offset: start, end: end)
+        if nilIndexSets {
+            // BinaryCodable 2.x writes the (empty) nil index set before packed arrays too.
+            let at = r.offset
+            let count = try r.varint()
+            guard count == 0 else {
+                throw WireFormatError(
+                    .typeMismatch, "expected [\(kind.rawValue)], found a nil index set of \(count) entries", offset: at)
+            }
+        }
         return try Scalars.readPacked(kind, from: &r)
     }
 

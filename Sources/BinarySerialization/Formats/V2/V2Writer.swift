@@ -52,12 +52,12 @@ struct V2Writer {
             body = 1 + (try measure(inner, .element))
             delimitedInElement = false
         case .packed(let p):
-            body = Scalars.size(of: p)
+            body = Scalars.size(of: p) + (nilIndexSets ? 1 : 0)
         case .unkeyed(let elements):
             body = try unkeyedBodySize(elements)
         case .keyed(let fields):
-            for f in fields.fields {
-                body += try keySize(f.key, V2WireType.of(f.value)) + measure(f.value, .field)
+            for f in fields.fields where !Self.isOmitted(f.value) {
+                body += try WriterPath.under(f.key) { try keySize(f.key, V2WireType.of(f.value)) + measure(f.value, .field) }
             }
         default:
             break
@@ -78,7 +78,7 @@ struct V2Writer {
                 nils.append(i)
                 continue
             }
-            body += try measure(e, .element)
+            body += try WriterPath.under(WriterPath.indexKey(i)) { try measure(e, .element) }
         }
         if nilIndexSets {
             body += varintSize(UInt64(nils.count)) + nils.reduce(0) { $0 + varintSize(UInt64($1)) }
@@ -86,7 +86,7 @@ struct V2Writer {
             throw EncodingError.invalidValue(
                 BinaryValue.nil,
                 .init(
-                    codingPath: [BinaryKey(stringValue: "Index \(first)", intValue: first)],
+                    codingPath: [WriterPath.indexKey(first)],
                     debugDescription: """
                         The v2 format cannot store encodeNil() in an unkeyed container unless \
                         prependNilIndexSetForUnkeyedContainers is set on the encoder (and the decoder).
@@ -95,13 +95,18 @@ struct V2Writer {
         return body
     }
 
-    /// An element written with `encodeNil()` (not an `Optional`), which v2 keeps in the nil index set.
+    /// An element written with the unkeyed container's `encodeNil()`, which v2 keeps in the nil
+    /// index set. (A single-value container's `encodeNil()`, `.single(.nil)`, is the byte `00`.)
     private static func isExplicitNil(_ value: BinaryValue) -> Bool {
-        switch value {
-        case .nil: return true
-        case .single(let inner): return isExplicitNil(inner)
-        default: return false
-        }
+        if case .nil = value { return true }
+        return false
+    }
+
+    /// A field BinaryCodable 2.x leaves out: a nil `Optional` (so `T??` `.some(nil)` in a keyed
+    /// container reads back as nil, as with 2.x; the format has no way to say "present nil").
+    private static func isOmitted(_ value: BinaryValue) -> Bool {
+        if case .optional(.none) = value { return true }
+        return false
     }
 
     private func keySize(_ key: BinaryKey, _ type: V2WireType) throws -> Int {
@@ -112,13 +117,14 @@ struct V2Writer {
         return varintSize(UInt64(n) << 4 | 8 | UInt64(type.rawValue)) + n
     }
 
-    /// Integer keys are written as `varint(key << 4 | 0 | wireType)`.
+    /// Integer keys are written as `varint(key << 4 | 0 | wireType)`, negative keys by their
+    /// two's-complement bit pattern (as BinaryCodable 2.x): keys from -2^59 to 2^59 - 1 read back.
     static func intKeyBits(_ key: Int, _ type: V2WireType) throws -> UInt64 {
-        guard key >= 0, key < 1 << 59 else {
+        guard key >= -(1 << 59), key < 1 << 59 else {
             throw EncodingError.invalidValue(
-                key, .init(codingPath: [], debugDescription: "Integer key \(key) is outside 0..<2^59, which v2 can write."))
+                key, .init(codingPath: [], debugDescription: "Integer key \(key) is outside -2^59..<2^59, which v2 can write."))
         }
-        return UInt64(key) << 4 | UInt64(type.rawValue)
+        return UInt64(bitPattern: Int64(key)) << 4 | UInt64(type.rawValue)
     }
 
     // MARK: Write pass
@@ -149,6 +155,7 @@ struct V2Writer {
             write(inner, .element, to: &w)
         case .packed(let p):
             if context != .raw { w.varint(UInt64(body)) }
+            if nilIndexSets { w.byte(0) }  // an empty nil index set: packed arrays hold no nil
             Scalars.write(p, to: &w)
         case .unkeyed(let elements):
             if context != .raw { w.varint(UInt64(body)) }
@@ -160,7 +167,7 @@ struct V2Writer {
             for e in elements where !Self.isExplicitNil(e) { write(e, .element, to: &w) }
         case .keyed(let fields):
             if context != .raw { w.varint(UInt64(body)) }
-            for f in fields.fields {
+            for f in fields.fields where !Self.isOmitted(f.value) {
                 writeKey(f.key, V2WireType.of(f.value), to: &w)
                 write(f.value, .field, to: &w)
             }
@@ -171,7 +178,7 @@ struct V2Writer {
 
     private func writeKey(_ key: BinaryKey, _ type: V2WireType, to w: inout ByteWriter) {
         if let i = key.intValue {
-            w.varint(UInt64(i) << 4 | UInt64(type.rawValue))
+            w.varint(UInt64(bitPattern: Int64(i)) << 4 | UInt64(type.rawValue))
         } else {
             w.varint(UInt64(key.stringValue.utf8.count) << 4 | 8 | UInt64(type.rawValue))
             w.string(key.stringValue)

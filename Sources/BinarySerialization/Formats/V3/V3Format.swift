@@ -35,18 +35,29 @@ final class V3Format: ByteFormat {
         while !r.isAtEnd {
             let keyAt = r.offset
             let raw = try r.varint()
-            var intKey = -1
+            var intKey = ByteKeyedView.Entry.stringKey
             var keyStart = keyAt
             var keyLength = 0
             if raw & 1 == 1 {
                 (keyStart, keyLength) = try r.keyBytes(raw >> 1, keyAt: keyAt)
             } else {
+                // `raw >> 1` has its top bit clear: 0...Int.max.
                 intKey = Int(truncatingIfNeeded: raw >> 1)
             }
-            guard !r.isAtEnd else {
-                throw WireFormatError(.truncated, "the data ends after a key, before its value", offset: r.offset)
+            let entry = ByteKeyedView.Entry(
+                intKey: intKey, keyStart: keyStart, keyLength: keyLength,
+                value: ByteNode(buffer: node.buffer, start: r.offset, end: r.offset, tag: Self.element))
+            do {
+                guard !r.isAtEnd else {
+                    throw WireFormatError(.truncated, "the data ends after a key, before its value", offset: r.offset)
+                }
+                var framed = entry
+                framed.value = try r.v3Element()
+                entries.append(framed)
+            } catch var error as WireFormatError {
+                error.key = ByteKeyedView.key(of: entry, node.buffer)
+                throw error
             }
-            entries.append(.init(intKey: intKey, keyStart: keyStart, keyLength: keyLength, value: try r.v3Element()))
         }
         return try ByteKeyedView(buffer: node.buffer, entries: entries)
     }
@@ -87,6 +98,12 @@ final class V3Format: ByteFormat {
     }
 
     func optionalContent(_ node: inout ByteNode) throws -> ByteNode? { try singleValueContent(&node) }
+
+    /// v3 marks a single-value nil with its nil byte, so the content itself never stands for nil.
+    func singleValueHoldsNil(_ content: ByteNode) -> Bool { false }
+
+    /// Every v3 value has a known extent: nothing to consume.
+    func finishUnopened(_ node: inout ByteNode) throws {}
 
     func finishContent(_ node: ByteNode, _ content: ByteNode) throws {}
 

@@ -41,17 +41,19 @@ struct V3Writer {
         sizes.append(0)
         var total = 0
         switch value {
-        case .nil, .optional(.none):
+        case .nil, .optional(.none), .single(.nil):
             total = 1
         case .single(let inner), .optional(.some(let inner)):
             total = 1 + (try rawSize(inner))
         case .packed(let p):
             total = Scalars.size(of: p)
         case .unkeyed(let elements):
-            for e in elements { total += try elementSize(e) }
+            for (i, e) in elements.enumerated() {
+                total += try WriterPath.under(WriterPath.indexKey(i)) { try elementSize(e) }
+            }
         case .keyed(let fields):
             for f in fields.fields {
-                total += try keySize(f.key) + elementSize(f.value)
+                total += try WriterPath.under(f.key) { try keySize(f.key) + elementSize(f.value) }
             }
         default:
             break
@@ -62,7 +64,7 @@ struct V3Writer {
 
     private mutating func elementSize(_ value: BinaryValue) throws -> Int {
         switch value {
-        case .nil, .optional(.none):
+        case .nil, .optional(.none), .single(.nil):
             return 1
         case .single(let inner), .optional(.some(let inner)):
             // The wrapper's slot, then the content without the nil byte.
@@ -85,12 +87,12 @@ struct V3Writer {
         return varintSize(UInt64(n) << 1 | 1) + n
     }
 
-    /// Integer keys are written as `varint(key << 1)`; the shift needs the top bit free.
+    /// Integer keys are written as `varint(key << 1)`: any key from 0 to `Int.max` (the shifted
+    /// value fits 64 bits). Negative keys have no v3 encoding.
     static func intKeyBits(_ key: Int) throws -> UInt64 {
-        guard key >= 0, key <= Int.max >> 1 else {
+        guard key >= 0 else {
             throw EncodingError.invalidValue(
-                key,
-                .init(codingPath: [], debugDescription: "Integer key \(key) is outside 0...\(Int.max >> 1), which v3 can write."))
+                key, .init(codingPath: [], debugDescription: "Integer key \(key) is negative, which v3 cannot write."))
         }
         return UInt64(key) << 1
     }
@@ -110,7 +112,7 @@ struct V3Writer {
         }
         cursor += 1
         switch value {
-        case .nil, .optional(.none):
+        case .nil, .optional(.none), .single(.nil):
             w.byte(1)
         case .single(let inner), .optional(.some(let inner)):
             w.byte(0)
@@ -131,7 +133,7 @@ struct V3Writer {
 
     private mutating func writeElement(_ value: BinaryValue, to w: inout ByteWriter) {
         switch value {
-        case .nil, .optional(.none):
+        case .nil, .optional(.none), .single(.nil):
             w.byte(1)
         case .single(let inner), .optional(.some(let inner)):
             cursor += 1
@@ -145,7 +147,7 @@ struct V3Writer {
 
     private func writeKey(_ key: BinaryKey, to w: inout ByteWriter) {
         if let i = key.intValue {
-            w.varint(UInt64(i) << 1)
+            w.varint(UInt64(truncatingIfNeeded: i) << 1)  // checked non-negative by the size pass
         } else {
             w.varint(UInt64(key.stringValue.utf8.count) << 1 | 1)
             w.string(key.stringValue)
