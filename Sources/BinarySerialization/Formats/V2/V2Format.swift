@@ -37,6 +37,15 @@ final class V2Format: ByteFormat {
 
     func isNil(_ node: ByteNode) -> Bool { node.tag == Self.nilElement }
 
+    /// The shared read position of an element node. Every element is made with one; a node
+    /// without it is a bug here, reported as an error rather than read as something else.
+    private static func cursor(of node: ByteNode) throws -> ByteCursor {
+        guard let cursor = node.cursor else {
+            throw WireFormatError(.unsupported, "internal error: an element without a read position", offset: node.start)
+        }
+        return cursor
+    }
+
     @inline(never)
     private func foundNil(_ expected: String, _ node: ByteNode) -> WireFormatError {
         WireFormatError(.valueNotFound, "expected \(expected), found nil", offset: node.start)
@@ -61,7 +70,7 @@ final class V2Format: ByteFormat {
             try expect(node, .lengthDelimited, for: what())
             return (node.start, node.end)
         case Self.element:
-            guard let cursor = node.cursor else { return (node.start, node.end) }
+            let cursor = try Self.cursor(of: node)
             var r = ByteReader(buffer: node.buffer, offset: cursor.offset, end: cursor.end)
             let length = try r.length("the length of \(what())")
             let start = r.offset
@@ -196,8 +205,7 @@ final class V2Format: ByteFormat {
             try expect(node, .lengthDelimited, for: "an optional")
             cursor = ByteCursor(offset: node.start, end: node.end)
         default:
-            guard let shared = node.cursor else { return nil }
-            cursor = shared
+            cursor = try Self.cursor(of: node)
         }
         let at = cursor.offset
         guard at < cursor.end else {
@@ -248,7 +256,7 @@ final class V2Format: ByteFormat {
             }
             return value
         case Self.element:
-            guard let cursor = node.cursor else { throw foundNil("\(kind)", node) }
+            let cursor = try Self.cursor(of: node)
             var r = ByteReader(buffer: node.buffer, offset: cursor.offset, end: cursor.end)
             let value = try Scalars.read(kind, from: &r)
             cursor.offset = r.offset
