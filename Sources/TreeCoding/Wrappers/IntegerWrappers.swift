@@ -108,3 +108,7 @@ extension IntegerScalar {
 extension FixedSizeEncoded: Codable {}
 extension VariableLengthEncoded: Codable {}
 extension ZigZagEncoded: Codable {}
+
+/// The BinaryCodable 2.x name of ``FixedSizeEncoded``.
+@available(*, deprecated, renamed: "FixedSizeEncoded")
+public typealias FixedSize<Value: FixedSizeCodable> = FixedSizeEncoded<Value>
