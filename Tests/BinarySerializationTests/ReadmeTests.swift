@@ -79,7 +79,7 @@ import BinarySerialization
         let messages = (0..<5).map { Message(sender: "s\($0)", isRead: $0 % 2 == 0, unreadCount: $0) }
         let streamEncoder = BinaryStreamEncoder<Message>(encoder: BinaryEncoder())
         let bytes = try streamEncoder.encode(contentsOf: messages)
-        var stream = BinaryStreamDecoder<Message>(decoder: BinaryDecoder())
+        let stream = BinaryStreamDecoder<Message>(decoder: BinaryDecoder())
         stream.add(bytes.prefix(10))
         var decoded = try stream.decodeElements()
         stream.add(bytes.dropFirst(10))

@@ -15,7 +15,7 @@ struct ProjectStreamCodec: StreamCodec {
     }
 
     func decodeStream<T: Codable>(_ type: T.Type, _ bytes: [UInt8]) throws -> [T] {
-        var decoder = BinaryStreamDecoder<T>(decoder: BinaryDecoder(format: format))
+        let decoder = BinaryStreamDecoder<T>(decoder: BinaryDecoder(format: format))
         var out: [T] = []
         var i = 0
         var chunk = 0
@@ -74,7 +74,7 @@ struct ProjectStreamCodec: StreamCodec {
     func partialElementIsReportedNotDropped(_ format: BinaryFormat) throws {
         let elements = [SMessage(sender: "a", isRead: true, unreadCount: 1), SMessage(sender: "bb", isRead: false, unreadCount: 2)]
         let bytes = try ProjectStreamCodec(format: format).encodeStream(elements)
-        var decoder = BinaryStreamDecoder<SMessage>(decoder: BinaryDecoder(format: format))
+        let decoder = BinaryStreamDecoder<SMessage>(decoder: BinaryDecoder(format: format))
         decoder.add(Array(bytes.dropLast(3)))
         #expect(try decoder.decodeElements() == [elements[0]])
         #expect(decoder.hasPartialElement)
@@ -91,7 +91,7 @@ struct ProjectStreamCodec: StreamCodec {
     @Test func bufferedBytesAreDropped() throws {
         let element = String(repeating: "x", count: 10_000)
         let one = try BinaryStreamEncoder<String>().encode(element)
-        var decoder = BinaryStreamDecoder<String>()
+        let decoder = BinaryStreamDecoder<String>()
         for _ in 0..<200 {
             decoder.add(one)
             #expect(try decoder.decodeElement() == element)
@@ -102,14 +102,14 @@ struct ProjectStreamCodec: StreamCodec {
 
     @Test(arguments: formats)
     func hugeLengthPrefixDoesNotWaitForever(_ format: BinaryFormat) throws {
-        var decoder = BinaryStreamDecoder<String>(decoder: BinaryDecoder(format: format))
+        let decoder = BinaryStreamDecoder<String>(decoder: BinaryDecoder(format: format))
         // A length of about 2^62 bytes: far past the element size limit.
         decoder.add([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f])
         #expect(throws: DecodingError.self) { _ = try decoder.decodeElement() }
     }
 
     @Test func corruptElementThrows() throws {
-        var decoder = BinaryStreamDecoder<Bool>()
+        let decoder = BinaryStreamDecoder<Bool>()
         decoder.add([0x02, 0x01, 0x02, 0x07])  // true, then a Bool byte of 7
         let (elements, error) = decoder.decodeElementsUntilError()
         #expect(elements == [true])

@@ -16,6 +16,13 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
     /// writes before each unkeyed container.
     public var prependNilIndexSetForUnkeyedContainers: Bool = false
 
+    /// The BinaryCodable 2.x name of ``prependNilIndexSetForUnkeyedContainers``.
+    @available(*, deprecated, renamed: "prependNilIndexSetForUnkeyedContainers")
+    public var containsNilIndexSetForUnkeyedContainers: Bool {
+        get { prependNilIndexSetForUnkeyedContainers }
+        set { prependNilIndexSetForUnkeyedContainers = newValue }
+    }
+
     /// A decoder for `format` (v3 by default).
     public init(format: BinaryFormat = .v3) {
         self.format = format
@@ -27,19 +34,38 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
 
     /// Decodes a value of `type` from `data` (which may be a slice).
     ///
+    /// The type can be left out when the context gives it: `let m: Message = try decoder.decode(from: data)`.
     /// - Throws: `DecodingError` if the bytes are not a valid encoding of `type`.
     /// - Complexity: O(n) in the size of the data.
-    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type = T.self, from data: Data) throws -> T {
         try data.withUnsafeBytes { try decode(T.self, fromBuffer: $0) }
     }
 
     /// Decodes a value of `type` from bytes.
-    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+    ///
+    /// - Throws: `DecodingError` if the bytes are not a valid encoding of `type`.
+    public func decode<T: Decodable>(_ type: T.Type = T.self, from bytes: [UInt8]) throws -> T {
         try bytes.withUnsafeBytes { try decode(T.self, fromBuffer: $0) }
     }
 
+    /// Decodes a value of `type` from `data` with a default decoder (format v3).
+    ///
+    /// - Throws: `DecodingError` if the bytes are not a valid encoding of `type`.
+    public static func decode<T: Decodable>(_ type: T.Type = T.self, from data: Data) throws -> T {
+        try BinaryDecoder().decode(T.self, from: data)
+    }
+
+    /// Decodes a value of `type` from bytes with a default decoder (format v3).
+    ///
+    /// - Throws: `DecodingError` if the bytes are not a valid encoding of `type`.
+    public static func decode<T: Decodable>(_ type: T.Type = T.self, from bytes: [UInt8]) throws -> T {
+        try BinaryDecoder().decode(T.self, from: bytes)
+    }
+
     /// Decodes a value of `type` from a tree.
-    public func decode<T: Decodable>(_ type: T.Type, fromTree tree: BinaryValue) throws -> T {
+    ///
+    /// - Throws: `DecodingError` if the tree does not have the shape of `type`.
+    public func decode<T: Decodable>(_ type: T.Type = T.self, fromTree tree: BinaryValue) throws -> T {
         try TreeDecoderImpl.decodeRoot(T.self, from: .tree(tree), format: nil, options: options)
     }
 

@@ -14,6 +14,8 @@ public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
     /// The wire format to write.
     public var format: BinaryFormat
     /// Sort the fields of keyed containers: by integer key when both keys have one, else by string.
+    ///
+    /// Setting `userInfo[BinaryEncoder.userInfoSortKey] = true` has the same effect.
     public var sortKeysDuringEncoding: Bool = false
     /// Context for `encode(to:)` implementations.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
@@ -29,9 +31,22 @@ public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
         self.format = format
     }
 
+    /// A `userInfo` key that BinaryCodable users set to `true` to sort keys, as
+    /// ``sortKeysDuringEncoding`` does. Any other value, or no value, leaves the property in charge.
+    public static let userInfoSortKey: CodingUserInfoKey = {
+        // `CodingUserInfoKey.init?(rawValue:)` is failable only in its signature: it never
+        // returns nil, so this unwrap cannot fail, whatever the caller or the input does.
+        CodingUserInfoKey(rawValue: "sortByKey")!
+    }()
+
+    /// Whether keys are sorted: by the property or by ``userInfoSortKey``.
+    var sortsKeys: Bool {
+        sortKeysDuringEncoding || (userInfo[Self.userInfoSortKey] as? Bool) == true
+    }
+
     var treeEncoder: TreeEncoder {
         var e = TreeEncoder()
-        e.sortKeysDuringEncoding = sortKeysDuringEncoding
+        e.sortKeysDuringEncoding = sortsKeys
         e.userInfo = userInfo
         e.maximumDepth = maximumDepth
         return e
@@ -56,13 +71,20 @@ public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
         try serialize(tree, sorted: false)
     }
 
+    /// Encodes `value` to bytes with a default encoder (format v3, keys in insertion order).
+    ///
+    /// - Throws: `EncodingError` if the value cannot be represented in the format.
+    public static func encode<T: Encodable>(_ value: T) throws -> Data {
+        try BinaryEncoder().encode(value)
+    }
+
     /// Encodes each value to bytes.
     public func encode<S: Sequence>(contentsOf values: S) throws -> [Data] where S.Element: Encodable {
         try values.map { try encode($0) }
     }
 
     private func serialize(_ tree: BinaryValue, sorted: Bool) throws -> Data {
-        let tree = (sortKeysDuringEncoding && !sorted) ? tree.sortingKeys() : tree
+        let tree = (sortsKeys && !sorted) ? tree.sortingKeys() : tree
         switch format {
         case .v3:
             return try V3Writer.serialize(tree, maximumDepth: maximumDepth)

@@ -7,7 +7,7 @@ public import Foundation
 /// by default as an error after the complete elements, never as a value.
 /// Set `skipsTruncatedLastElement` to recover the complete elements silently instead.
 public final class BinaryFileDecoder<Element: Decodable> {
-    private var stream: BinaryStreamDecoder<Element>
+    private let stream: BinaryStreamDecoder<Element>
     private var handle: FileHandle?
     private var reachedEnd = false
     /// Read size for each chunk of the file.
@@ -61,19 +61,38 @@ public final class BinaryFileDecoder<Element: Decodable> {
     }
 
     /// All remaining elements.
+    ///
+    /// - Throws: the first error (see ``readElement()``); the elements before it are lost,
+    ///   use ``readAllUntilError()`` to keep them.
     public func readAll() throws -> [Element] {
         var out: [Element] = []
         try read { out.append($0) }
         return out
     }
 
+    /// The remaining elements up to the first error, and that error (`nil` if the whole file
+    /// was read): recovers what is readable from a damaged file.
+    public func readAllUntilError() -> (elements: [Element], error: (any Error)?) {
+        var out: [Element] = []
+        do {
+            while let element = try readElement() { out.append(element) }
+            return (out, nil)
+        } catch {
+            return (out, error)
+        }
+    }
+
     /// The number of elements read so far.
     public var elementsRead: Int { stream.decodedCount }
 
-    /// Closes the file.
-    public func close() {
-        try? handle?.close()
-        handle = nil
+    /// Closes the file; reading afterwards returns no more elements. Closing twice does nothing.
+    ///
+    /// - Throws: a Foundation error if the file handle cannot be closed.
+    public func close() throws {
+        let handle = self.handle
+        self.handle = nil
         reachedEnd = true
+        stream.discardBytes(Int.max)
+        try handle?.close()
     }
 }

@@ -4,7 +4,7 @@ public import Foundation
 /// chunks the bytes arrive in.
 ///
 /// ```swift
-/// var stream = BinaryStreamDecoder<Message>()
+/// let stream = BinaryStreamDecoder<Message>()
 /// for chunk in chunks {
 ///     stream.add(chunk)
 ///     for message in try stream.decodeElements() { handle(message) }
@@ -13,41 +13,76 @@ public import Foundation
 /// ```
 /// Consumed bytes are dropped, so memory stays bounded by the largest element (and
 /// ``DecodingLimits/maximumElementSize`` bounds that).
-public struct BinaryStreamDecoder<Element: Decodable>: Sendable {
-    /// The decoder (and so the format and limits) used for each element.
-    public var decoder: BinaryDecoder
+///
+/// Thread safety: an internal lock guards all state, so one decoder can be shared between
+/// threads; each call is atomic (an element is decoded while the lock is held, so its
+/// `init(from:)` must not call back into the same stream decoder).
+public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable {
+    // @unchecked: every stored property below is read and written only while `lock` is held.
+    private let lock = NSLock()
+    private var _decoder: BinaryDecoder
     private var storage: [UInt8] = []
     private var start = 0
     /// Bytes needed before another attempt can succeed (v2: learned from a length prefix).
     private var awaitedCount = 0
-    /// The number of elements decoded so far.
-    public private(set) var decodedCount = 0
+    private var _decodedCount = 0
 
     /// A stream decoder that decodes elements with `decoder`.
     public init(decoder: BinaryDecoder = BinaryDecoder()) {
-        self.decoder = decoder
+        self._decoder = decoder
     }
 
+    /// The decoder (and so the format and limits) used for each element.
+    public var decoder: BinaryDecoder {
+        get { lock.withLock { _decoder } }
+        set { lock.withLock { _decoder = newValue } }
+    }
+
+    /// The number of elements decoded so far.
+    public var decodedCount: Int { lock.withLock { _decodedCount } }
+
     /// Bytes received but not yet decoded.
-    public var bufferedByteCount: Int { storage.count - start }
+    public var bufferedByteCount: Int { lock.withLock { buffered } }
 
     /// Whether bytes of an incomplete element are waiting for more input.
     public var hasPartialElement: Bool { bufferedByteCount > 0 }
 
+    private var buffered: Int { storage.count - start }
+
     /// Adds received bytes.
-    public mutating func add(_ data: Data) {
-        compact()
-        storage.append(contentsOf: data)
+    public func add(_ data: Data) {
+        lock.withLock {
+            compact()
+            storage.append(contentsOf: data)
+        }
     }
 
     /// Adds received bytes.
-    public mutating func add(_ bytes: [UInt8]) {
-        compact()
-        storage.append(contentsOf: bytes)
+    public func add(_ bytes: [UInt8]) {
+        lock.withLock {
+            compact()
+            storage.append(contentsOf: bytes)
+        }
+    }
+
+    /// Drops up to `count` buffered bytes from the front, to resynchronise after corrupt data
+    /// (for example, one byte at a time until an element decodes again).
+    ///
+    /// - Parameter count: the most bytes to drop; zero or a negative count drops nothing.
+    /// - Returns: the number of bytes dropped, at most ``bufferedByteCount``.
+    @discardableResult
+    public func discardBytes(_ count: Int) -> Int {
+        lock.withLock {
+            let dropped = min(max(count, 0), buffered)
+            start += dropped
+            awaitedCount = 0
+            compact()
+            return dropped
+        }
     }
 
     /// Drops consumed bytes once they are a large part of the buffer.
-    private mutating func compact() {
+    private func compact() {
         guard start > 0 else { return }
         if start == storage.count {
             storage.removeAll(keepingCapacity: storage.capacity <= 1 << 20)
@@ -60,11 +95,15 @@ public struct BinaryStreamDecoder<Element: Decodable>: Sendable {
 
     /// Decodes the next element, or returns `nil` if its bytes have not all arrived yet.
     ///
-    /// - Throws: `DecodingError` if the buffered bytes are not a valid element; the stream cannot
-    ///   continue after that.
-    public mutating func decodeElement() throws -> Element? {
-        guard bufferedByteCount > 0, bufferedByteCount >= awaitedCount else { return nil }
-        let decoder = self.decoder
+    /// - Throws: `DecodingError` if the buffered bytes are not a valid element; the bytes stay
+    ///   buffered, so the same error comes again until ``discardBytes(_:)`` drops them.
+    public func decodeElement() throws -> Element? {
+        try lock.withLock { try decodeLocked() }
+    }
+
+    private func decodeLocked() throws -> Element? {
+        guard buffered > 0, buffered >= awaitedCount else { return nil }
+        let decoder = _decoder
         let begin = start
         let outcome: StreamAttempt<Element> = try storage.withUnsafeBytes { buffer in
             switch decoder.format {
@@ -76,30 +115,39 @@ public struct BinaryStreamDecoder<Element: Decodable>: Sendable {
         case .element(let value, let end):
             start = end
             awaitedCount = 0
-            decodedCount += 1
+            _decodedCount += 1
             compact()
             return value
         case .needMore(let required):
-            awaitedCount = required - start
+            // `required > start` always; saturate anyway rather than trust it.
+            let (awaited, overflow) = required.subtractingReportingOverflow(start)
+            awaitedCount = overflow ? Int.max : awaited
             return nil
         }
     }
 
     /// Decodes every complete element that is buffered.
-    public mutating func decodeElements() throws -> [Element] {
-        var out: [Element] = []
-        while let e = try decodeElement() { out.append(e) }
-        return out
+    ///
+    /// - Throws: `DecodingError` at the first invalid element (the elements before it stay
+    ///   decoded but are not returned; use ``decodeElementsUntilError()`` to keep them).
+    public func decodeElements() throws -> [Element] {
+        try lock.withLock {
+            var out: [Element] = []
+            while let e = try decodeLocked() { out.append(e) }
+            return out
+        }
     }
 
     /// Decodes complete elements until the first error, and returns both.
-    public mutating func decodeElementsUntilError() -> (elements: [Element], error: (any Error)?) {
-        var out: [Element] = []
-        do {
-            while let e = try decodeElement() { out.append(e) }
-            return (out, nil)
-        } catch {
-            return (out, error)
+    public func decodeElementsUntilError() -> (elements: [Element], error: (any Error)?) {
+        lock.withLock {
+            var out: [Element] = []
+            do {
+                while let e = try decodeLocked() { out.append(e) }
+                return (out, nil)
+            } catch {
+                return (out, error)
+            }
         }
     }
 
@@ -108,15 +156,21 @@ public struct BinaryStreamDecoder<Element: Decodable>: Sendable {
     /// - Throws: `DecodingError.dataCorrupted` whose underlying error is an
     ///   ``IncompleteElementError`` saying how many elements were complete.
     public func finish() throws {
-        guard bufferedByteCount > 0 else { return }
+        let (count, leftover) = lock.withLock { (_decodedCount, buffered) }
+        guard leftover > 0 else { return }
         throw DecodingError.dataCorrupted(
             .init(
                 codingPath: [],
-                debugDescription: "The input ends inside element \(decodedCount) (\(bufferedByteCount) bytes of it arrived).",
-                underlyingError: IncompleteElementError(completeElements: decodedCount, leftoverBytes: bufferedByteCount)))
+                debugDescription: "The input ends inside element \(count) (\(leftover) bytes of it arrived).",
+                underlyingError: IncompleteElementError(completeElements: count, leftoverBytes: leftover)))
     }
 
     // MARK: One attempt
+
+    /// The end of the buffer plus one byte, saturating.
+    private static func oneMoreByte(_ count: Int) -> Int {
+        count < Int.max ? count + 1 : Int.max
+    }
 
     private static func attemptV3(
         _ buffer: UnsafeRawBufferPointer, _ begin: Int, _ decoder: BinaryDecoder
@@ -126,7 +180,7 @@ public struct BinaryStreamDecoder<Element: Decodable>: Sendable {
         do {
             prefix = try reader.varint()
         } catch let error as WireFormatError {
-            if error.code == .truncated { return .needMore(required: buffer.count + 1) }
+            if error.code == .truncated { return .needMore(required: Self.oneMoreByte(buffer.count)) }
             throw streamError(error)
         }
         let node: ByteNode
@@ -137,12 +191,17 @@ public struct BinaryStreamDecoder<Element: Decodable>: Sendable {
             node = ByteNode(buffer: buffer, start: reader.offset, end: reader.offset, tag: V3Format.nilElement)
         } else {
             let length = prefix >> 1
-            guard length <= UInt64(decoder.limits.maximumElementSize) else {
+            let limit = decoder.limits.maximumElementSize
+            guard length <= UInt64(clamping: limit) else {
                 throw streamError(WireFormatError(
-                    .limitExceeded, "an element of \(length) bytes exceeds the limit of \(decoder.limits.maximumElementSize)",
-                    offset: begin))
+                    .limitExceeded, "an element of \(length) bytes exceeds the limit of \(limit)", offset: begin))
             }
-            let end = reader.offset + Int(length)
+            // `length` comes from the input: with a limit near Int.max the sum can overflow.
+            let (end, overflow) = reader.offset.addingReportingOverflow(Int(clamping: length))
+            guard !overflow else {
+                throw streamError(WireFormatError(
+                    .limitExceeded, "an element of \(length) bytes is larger than any buffer", offset: begin))
+            }
             guard end <= buffer.count else { return .needMore(required: end) }
             node = ByteNode(buffer: buffer, start: reader.offset, end: end, tag: V3Format.element)
         }
@@ -168,10 +227,13 @@ public struct BinaryStreamDecoder<Element: Decodable>: Sendable {
             guard let wire = underlyingWireError(error), wire.code == .truncated, wire.regionEnd == buffer.count else {
                 throw error
             }
-            let required = max(wire.requiredEnd ?? 0, buffer.count + 1)
-            guard required - begin <= decoder.limits.maximumElementSize else {
+            // The needed end comes from the input (saturated at Int.max): no step may trap.
+            let required = max(wire.requiredEnd ?? 0, Self.oneMoreByte(buffer.count))
+            let (size, overflow) = required.subtractingReportingOverflow(begin)
+            let limit = decoder.limits.maximumElementSize
+            guard !overflow, size <= limit else {
                 throw streamError(WireFormatError(
-                    .limitExceeded, "an element of \(required - begin) bytes exceeds the limit of \(decoder.limits.maximumElementSize)",
+                    .limitExceeded, "an element of \(overflow ? Int.max : size) bytes exceeds the limit of \(limit)",
                     offset: begin))
             }
             return .needMore(required: required)

@@ -49,3 +49,7 @@ public struct WireFormatError: Error, Hashable, Sendable, CustomStringConvertibl
         return message
     }
 }
+
+/// The BinaryCodable name of the low-level decoding error: ``WireFormatError``, found as the
+/// `underlyingError` of the `DecodingError` that a decoder throws.
+public typealias CorruptedDataError = WireFormatError

@@ -5,6 +5,8 @@ public protocol VariableLengthCodable: FixedWidthInteger, Codable, Sendable {}
 /// Integers that ``ZigZagEncoded`` can wrap: zig-zag mapped, then written as a varint.
 public protocol ZigZagCodable: FixedWidthInteger, SignedInteger, Codable, Sendable {}
 
+extension Int16: FixedSizeCodable {}  // fixed-size already: the wrapper has no effect (deprecated)
+extension UInt16: FixedSizeCodable {}  // fixed-size already: the wrapper has no effect (deprecated)
 extension Int32: FixedSizeCodable {}
 extension Int64: FixedSizeCodable {}
 extension Int: FixedSizeCodable {}
@@ -32,24 +34,36 @@ extension Int: ZigZagCodable {}
 /// With other coders (`JSONEncoder`...), the wrapper is transparent: the plain value is encoded.
 @propertyWrapper
 public struct FixedSizeEncoded<Value: FixedSizeCodable>: Hashable, Sendable {
+    /// The integer.
     public var wrappedValue: Value
+    /// Wraps `wrappedValue`.
     public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
+    /// Wraps `value` without the deprecation of combinations that change nothing.
+    init(unchecked value: Value) { self.wrappedValue = value }
 }
 
 /// Encodes the wrapped integer as a plain varint of its bit pattern (small non-negative values
 /// are short; negative values take the full varint length).
 @propertyWrapper
 public struct VariableLengthEncoded<Value: VariableLengthCodable>: Hashable, Sendable {
+    /// The integer.
     public var wrappedValue: Value
+    /// Wraps `wrappedValue`.
     public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
+    /// Wraps `value` without the deprecation of combinations that change nothing.
+    init(unchecked value: Value) { self.wrappedValue = value }
 }
 
 /// Encodes the wrapped signed integer zig-zag mapped as a varint (small magnitudes are short).
 /// `Int32`, `Int64` and `Int` are zig-zag already; the wrapper matters for `Int16`.
 @propertyWrapper
 public struct ZigZagEncoded<Value: ZigZagCodable>: Hashable, Sendable {
+    /// The integer.
     public var wrappedValue: Value
+    /// Wraps `wrappedValue`.
     public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
+    /// Wraps `value` without the deprecation of combinations that change nothing.
+    init(unchecked value: Value) { self.wrappedValue = value }
 }
 
 /// The wrappers share everything but their ``IntegerEncoding``.
@@ -80,7 +94,13 @@ extension IntegerWrapper {
             throw EncodingError.invalidValue(
                 wrappedValue, .init(codingPath: encoder.codingPath, debugDescription: "Unsupported wrapped integer type."))
         }
-        return scalar.leafValue(wrappedValue, Self.encoding) ?? .nil
+        // Cannot fail once the metatype cast above succeeded (`scalar` is `Value`), but a
+        // failure must never become a silent nil.
+        guard let leaf = scalar.leafValue(wrappedValue, Self.encoding) else {
+            throw EncodingError.invalidValue(
+                wrappedValue, .init(codingPath: encoder.codingPath, debugDescription: "Wrapped integer type \(Value.self) does not match its encoder."))
+        }
+        return leaf
     }
 
     static func decodeDirect(
@@ -108,3 +128,7 @@ extension IntegerScalar {
 extension FixedSizeEncoded: Codable {}
 extension VariableLengthEncoded: Codable {}
 extension ZigZagEncoded: Codable {}
+
+/// The BinaryCodable 2.x name of ``FixedSizeEncoded``.
+@available(*, deprecated, renamed: "FixedSizeEncoded")
+public typealias FixedSize<Value: FixedSizeCodable> = FixedSizeEncoded<Value>

@@ -1,0 +1,59 @@
+/// Element types that ``Packed`` accepts: the primitives whose sequences v3 stores packed
+/// (`Bool`, `Int8`, `UInt8`, `Int16`, `UInt16`, `Int32`, `UInt32`, `Int64`, `UInt64`, `Int`,
+/// `UInt`, `Float`, `Double`).
+public protocol PackableElement: Codable, Sendable {}
+
+extension Bool: PackableElement {}
+extension Int8: PackableElement {}
+extension UInt8: PackableElement {}
+extension Int16: PackableElement {}
+extension UInt16: PackableElement {}
+extension Int32: PackableElement {}
+extension UInt32: PackableElement {}
+extension Int64: PackableElement {}
+extension UInt64: PackableElement {}
+extension Int: PackableElement {}
+extension UInt: PackableElement {}
+extension Float: PackableElement {}
+extension Double: PackableElement {}
+
+/// Marks a sequence of primitives as packed, for code written for BinaryCodable.
+///
+/// Arrays and sets of these primitives are always packed here (in v3; v2 has one layout), so
+/// the wrapper changes nothing: `@Packed var samples: [Double]` gives exactly the bytes of
+/// `var samples: [Double]`, with this library's coders and with others (`JSONEncoder`...).
+@propertyWrapper
+public struct Packed<Value: Sequence & Codable>: Codable where Value.Element: PackableElement {
+    /// The sequence.
+    public var wrappedValue: Value
+
+    /// Wraps `wrappedValue`.
+    public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
+
+    /// Decodes the sequence itself, as if there were no wrapper.
+    public init(from decoder: any Decoder) throws {
+        self.init(wrappedValue: try Value(from: decoder))
+    }
+
+    /// Encodes the sequence itself, as if there were no wrapper.
+    public func encode(to encoder: any Encoder) throws {
+        try wrappedValue.encode(to: encoder)
+    }
+}
+
+extension Packed: Equatable where Value: Equatable {}
+extension Packed: Hashable where Value: Hashable {}
+extension Packed: Sendable where Value: Sendable {}
+
+extension Packed: DirectTreeEncodable, DirectTreeDecodable {
+    /// The node of the sequence, as the tree encoder makes it without the wrapper.
+    func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
+        try encoder.encodeValue(wrappedValue, step: step)
+    }
+
+    static func decodeDirect(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> Self {
+        Self(wrappedValue: try impl.decodeValue(Value.self, from: &node, parent: parent, step: step))
+    }
+}
