@@ -3,7 +3,8 @@ import Foundation
 /// The elements of a framed stream (from ``BinaryStreamEncoder``), decoded as their bytes arrive
 /// from an asynchronous sequence.
 ///
-/// Create one with ``BinaryDecoder/elements(of:from:)-(_,AsyncSequence<Data,_>)`` and iterate
+/// Create one with ``BinaryDecoder/elements(of:from:)-(_,DataChunks)``
+/// (or its variants for `[UInt8]` chunks and single bytes) and iterate
 /// it with `for try await`:
 ///
 /// ```swift

@@ -19,7 +19,7 @@ public final class BinaryAsyncFileEncoder<Element: Encodable>: Sendable {
     private let file: FileAppender
     /// The file being written.
     public let url: URL
-    /// How many encoded bytes ``write(contentsOf:)-(AsyncSequence<Element,_>)`` gathers before
+    /// How many encoded bytes ``write(contentsOf:)-(AsyncElements)`` gathers before
     /// each write.
     public let batchSize = 64 << 10
 
@@ -61,7 +61,8 @@ public final class BinaryAsyncFileEncoder<Element: Encodable>: Sendable {
     ///
     /// - Throws: the sequence's error, `EncodingError`, `CancellationError`, or a Foundation error
     ///   if writing fails or the encoder was closed.
-    public func write<S: AsyncSequence>(contentsOf elements: S) async throws where S.Element == Element {
+    public func write<AsyncElements: AsyncSequence>(contentsOf elements: AsyncElements) async throws
+    where AsyncElements.Element == Element {
         var pending = Data()
         do {
             for try await element in elements {

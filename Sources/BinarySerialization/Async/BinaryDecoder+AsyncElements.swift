@@ -15,9 +15,9 @@ extension BinaryDecoder {
     ///   - type: The type of each element, as written by ``BinaryStreamEncoder``.
     ///   - chunks: The bytes of the stream, in order.
     /// - Returns: A sequence that decodes each element as soon as its bytes have arrived.
-    public func elements<Element: Decodable, Chunks: AsyncSequence>(
-        of type: Element.Type, from chunks: Chunks
-    ) -> BinaryAsyncElementSequence<Element, Chunks> where Chunks.Element == Data {
+    public func elements<Element: Decodable, DataChunks: AsyncSequence>(
+        of type: Element.Type, from chunks: DataChunks
+    ) -> BinaryAsyncElementSequence<Element, DataChunks> where DataChunks.Element == Data {
         BinaryAsyncElementSequence(base: chunks, decoder: self) { .data($0) }
     }
 
@@ -30,9 +30,9 @@ extension BinaryDecoder {
     ///   - type: The type of each element, as written by ``BinaryStreamEncoder``.
     ///   - chunks: The bytes of the stream, in order.
     /// - Returns: A sequence that decodes each element as soon as its bytes have arrived.
-    public func elements<Element: Decodable, Chunks: AsyncSequence>(
-        of type: Element.Type, from chunks: Chunks
-    ) -> BinaryAsyncElementSequence<Element, Chunks> where Chunks.Element == [UInt8] {
+    public func elements<Element: Decodable, ByteChunks: AsyncSequence>(
+        of type: Element.Type, from chunks: ByteChunks
+    ) -> BinaryAsyncElementSequence<Element, ByteChunks> where ByteChunks.Element == [UInt8] {
         BinaryAsyncElementSequence(base: chunks, decoder: self) { .bytes($0) }
     }
 
