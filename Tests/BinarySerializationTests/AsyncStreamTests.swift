@@ -269,6 +269,27 @@ import BinarySerialization
         #expect(try await iterator.next() == nil)
     }
 
+    /// The README's async snippet, as written there.
+    @Test func readmeSnippet() async throws {
+        let url = temporaryURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let encoder = BinaryEncoder()
+        let decoder = BinaryDecoder()
+        let messages = Self.messages
+        let chunks = Self.chunkStream(try messages.map { try BinaryStreamEncoder<Message>(encoder: encoder).encode($0) })
+        var seen: [Message] = []
+        func handle(_ message: Message) { seen.append(message) }
+
+        for try await message in decoder.elements(of: Message.self, from: chunks) { handle(message) }
+
+        let asyncWriter = try await BinaryAsyncFileEncoder<Message>(fileAt: url, encoder: encoder)
+        try await asyncWriter.write(contentsOf: messages)
+        try await asyncWriter.close()
+        for try await message in BinaryAsyncFileDecoder<Message>(fileAt: url, decoder: decoder) { handle(message) }
+
+        #expect(seen == messages + messages)
+    }
+
     /// Writes from many tasks at once: every element arrives whole.
     @Test func concurrentWritesDoNotInterleave() async throws {
         let url = temporaryURL()
