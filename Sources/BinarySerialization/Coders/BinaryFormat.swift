@@ -5,5 +5,6 @@ public enum BinaryFormat: String, Hashable, Sendable, CaseIterable, CustomString
     /// The legacy format of BinaryCodable 2.x, for reading and migrating old data.
     case v2
 
+    /// The format's name: `v3` or `v2`.
     public var description: String { rawValue }
 }

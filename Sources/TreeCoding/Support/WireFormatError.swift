@@ -3,8 +3,11 @@
 public struct WireFormatError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a stable code.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, such as `"truncated"`.
         public let name: String
+        /// A code with the given name; the library's codes are the static members below.
         public init(_ name: String) { self.name = name }
+        /// The code's name.
         public var description: String { name }
 
         /// The input ended inside a value.
@@ -25,9 +28,11 @@ public struct WireFormatError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let unsupported = Code("unsupported")
     }
 
+    /// What went wrong.
     public let code: Code
     /// Byte offset in the input where the problem was found, if the input was bytes.
     public let offset: Int?
+    /// A readable account of the problem, without the offset.
     public let message: String
     /// For `truncated`: the end of the region that was being read (the input, or an enclosing
     /// length-delimited value), and the end the read needed. Stream decoders use these to tell
@@ -38,12 +43,14 @@ public struct WireFormatError: Error, Hashable, Sendable, CustomStringConvertibl
     /// the decoder adds it to the coding path, so the error names the field.
     package var key: BinaryKey?
 
+    /// An error with a code, a message and, for byte input, the offset where it was found.
     public init(_ code: Code, _ message: String, offset: Int? = nil) {
         self.code = code
         self.message = message
         self.offset = offset
     }
 
+    /// The message, followed by the byte offset when there is one.
     public var description: String {
         if let offset { return "\(message) (at byte offset \(offset))" }
         return message

@@ -4,7 +4,9 @@
 /// when they are written the same: by `intValue` if either has one, else by `stringValue`. The
 /// `stringValue` of an integer key is kept for sorting and display (the `super` key is `0`/"super").
 public struct BinaryKey: CodingKey, Hashable, Sendable, CustomStringConvertible {
+    /// The key as a string: the field name, or the decimal form of an integer key.
     public let stringValue: String
+    /// The integer the key is written as, or `nil` for a key written as its string.
     public let intValue: Int?
 
     /// A string key.
@@ -35,11 +37,13 @@ public struct BinaryKey: CodingKey, Hashable, Sendable, CustomStringConvertible 
     /// The key `superEncoder()` and `superDecoder()` use: integer `0`, named "super".
     public static let `super` = BinaryKey(stringValue: "super", intValue: 0)
 
+    /// Whether two keys are written the same: by `intValue` if either has one, else by `stringValue`.
     public static func == (lhs: BinaryKey, rhs: BinaryKey) -> Bool {
         if lhs.intValue != nil || rhs.intValue != nil { return lhs.intValue == rhs.intValue }
         return lhs.stringValue == rhs.stringValue
     }
 
+    /// Hashes what ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
         if let intValue {
             hasher.combine(0 as UInt8)
@@ -50,6 +54,7 @@ public struct BinaryKey: CodingKey, Hashable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// The key for display: an integer key as its number (and its name if different), a string key quoted.
     public var description: String {
         if let intValue {
             return stringValue == String(intValue) ? "\(intValue)" : "\(intValue) (\"\(stringValue)\")"
@@ -59,6 +64,8 @@ public struct BinaryKey: CodingKey, Hashable, Sendable, CustomStringConvertible 
 }
 
 extension BinaryKey: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    /// A string key from a literal, like `"sender"`.
     public init(stringLiteral value: String) { self.init(stringValue: value) }
+    /// An integer key from a literal, like `2`.
     public init(integerLiteral value: Int) { self.init(intValue: value) }
 }

@@ -16,6 +16,7 @@ extension BinaryValue: CustomStringConvertible, CustomDebugStringConvertible {
         return out
     }
 
+    /// The same text as ``description``.
     public var debugDescription: String { description }
 
     private func render(into out: inout String, indent: String) {

@@ -17,20 +17,35 @@ public import Foundation
 public enum BinaryValue: Hashable, Sendable {
     /// No value: written by `encodeNil()` in an unkeyed or single-value container.
     case `nil`
+    /// A `Bool`, written as one byte `00` or `01`.
     case bool(Bool)
+    /// An `Int8`, written as one byte.
     case int8(Int8)
+    /// A `UInt8`, written as one byte.
     case uint8(UInt8)
+    /// An `Int16` and how it is written (two little-endian bytes unless a wrapper chose otherwise).
     case int16(Int16, IntegerEncoding = .fixed)
+    /// A `UInt16` and how it is written (two little-endian bytes unless a wrapper chose otherwise).
     case uint16(UInt16, IntegerEncoding = .fixed)
+    /// An `Int32` and how it is written (a zig-zag varint unless a wrapper chose otherwise).
     case int32(Int32, IntegerEncoding = .zigZag)
+    /// A `UInt32` and how it is written (a varint unless a wrapper chose otherwise).
     case uint32(UInt32, IntegerEncoding = .varint)
+    /// An `Int64` and how it is written (a zig-zag varint unless a wrapper chose otherwise).
     case int64(Int64, IntegerEncoding = .zigZag)
+    /// A `UInt64` and how it is written (a varint unless a wrapper chose otherwise).
     case uint64(UInt64, IntegerEncoding = .varint)
+    /// An `Int` and how it is written (a zig-zag varint unless a wrapper chose otherwise).
     case int(Int, IntegerEncoding = .zigZag)
+    /// A `UInt` and how it is written (a varint unless a wrapper chose otherwise).
     case uint(UInt, IntegerEncoding = .varint)
+    /// A `Float`, written as its four IEEE 754 bytes, big-endian (as BinaryCodable writes it).
     case float(Float)
+    /// A `Double`, written as its eight IEEE 754 bytes, big-endian (as BinaryCodable writes it).
     case double(Double)
+    /// A `String`, written as its UTF-8 bytes.
     case string(String)
+    /// A `Data` value, written as its bytes.
     case data(Data)
     /// A homogeneous array (or set) of primitives, stored unboxed.
     case packed(PackedArray)

@@ -6,9 +6,12 @@
 public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
     /// One field: a key and its value.
     public struct Field: Hashable, Sendable {
+        /// The field's key.
         public var key: BinaryKey
+        /// The field's value.
         public var value: BinaryValue
 
+        /// A field with `key` and `value`.
         public init(key: BinaryKey, value: BinaryValue) {
             self.key = key
             self.value = value
@@ -39,9 +42,12 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
         self.fields = fields
     }
 
+    /// The position of the first field: always 0.
     public var startIndex: Int { 0 }
+    /// The position after the last field: the number of fields.
     public var endIndex: Int { fields.count }
 
+    /// The key and value of the field at `position`, which must be a valid index.
     public subscript(position: Int) -> (key: BinaryKey, value: BinaryValue) {
         (fields[position].key, fields[position].value)
     }

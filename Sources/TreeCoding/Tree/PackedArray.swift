@@ -2,18 +2,31 @@
 ///
 /// Both wire formats write these "packed": the elements back to back with no per-element length.
 public enum PackedArray: Hashable, Sendable {
+    /// Elements of type `Bool`.
     case bool([Bool])
+    /// Elements of type `Int8`.
     case int8([Int8])
+    /// Elements of type `UInt8`.
     case uint8([UInt8])
+    /// Elements of type `Int16`.
     case int16([Int16])
+    /// Elements of type `UInt16`.
     case uint16([UInt16])
+    /// Elements of type `Int32`.
     case int32([Int32])
+    /// Elements of type `UInt32`.
     case uint32([UInt32])
+    /// Elements of type `Int64`.
     case int64([Int64])
+    /// Elements of type `UInt64`.
     case uint64([UInt64])
+    /// Elements of type `Int`.
     case int([Int])
+    /// Elements of type `UInt`.
     case uint([UInt])
+    /// Elements of type `Float`.
     case float([Float])
+    /// Elements of type `Double`.
     case double([Double])
 
     /// The number of elements.
@@ -58,8 +71,31 @@ public enum PackedArray: Hashable, Sendable {
 
     /// The element kinds that can be packed.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
-        case bool = "Bool", int8 = "Int8", uint8 = "UInt8", int16 = "Int16", uint16 = "UInt16"
-        case int32 = "Int32", uint32 = "UInt32", int64 = "Int64", uint64 = "UInt64"
-        case int = "Int", uint = "UInt", float = "Float", double = "Double"
+        /// `Bool` elements.
+        case bool = "Bool"
+        /// `Int8` elements.
+        case int8 = "Int8"
+        /// `UInt8` elements.
+        case uint8 = "UInt8"
+        /// `Int16` elements.
+        case int16 = "Int16"
+        /// `UInt16` elements.
+        case uint16 = "UInt16"
+        /// `Int32` elements.
+        case int32 = "Int32"
+        /// `UInt32` elements.
+        case uint32 = "UInt32"
+        /// `Int64` elements.
+        case int64 = "Int64"
+        /// `UInt64` elements.
+        case uint64 = "UInt64"
+        /// `Int` elements.
+        case int = "Int"
+        /// `UInt` elements.
+        case uint = "UInt"
+        /// `Float` elements.
+        case float = "Float"
+        /// `Double` elements.
+        case double = "Double"
     }
 }
