@@ -86,7 +86,8 @@ import BinarySerialization
                     tallies["decode ref \(line.case)", default: Tally()].add("\(label): \(error)")
                 }
             }
-            for failure in c.checkPaths(value, corpus.setup, !line.refRoundTrips) {
+            // The corpus holds only values whose bytes are deterministic (no multi-element sets).
+            for failure in c.checkPaths(value, corpus.setup, !line.refRoundTrips, false) {
                 tallies["\(failure.path) \(line.case)", default: Tally()].add("\(label): \(failure.detail) value \(c.describe(value))")
             }
         }

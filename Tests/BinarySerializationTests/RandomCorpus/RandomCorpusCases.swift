@@ -17,7 +17,7 @@ struct RandomCorpusCase {
     let describe: (Any) -> String
     /// Every path of the project's own round trips (added by TreeCodable's test suite: see
     /// `RandomRoundTripTests.swift`); returns the paths that failed.
-    let checkPaths: (Any, RoundTripSetup, Bool) -> [PathFailure]
+    let checkPaths: (Any, RoundTripSetup, _ lossyV2Allowed: Bool, _ orderFree: Bool) -> [PathFailure]
     /// The bytes re-encoded through `decodeTree`, with the encoder's key order.
     let resorted: (Data, BinaryEncoder, BinaryDecoder) throws -> Data
 }
@@ -32,7 +32,9 @@ func rcMake<T: Codable & Equatable>(
         decodeEquals: { b, d, v in try d.decode(T.self, from: b) == (v as! T) },
         equals: { a, b in (a as! T) == (b as! T) },
         describe: { v in String(reflecting: v) },
-        checkPaths: { v, setup, lossy in roundTripFailures(v as! T, setup, lossyV2Allowed: lossy) },
+        checkPaths: { v, setup, lossy, orderFree in
+            roundTripFailures(v as! T, setup, lossyV2Allowed: lossy, orderFree: orderFree)
+        },
         resorted: { b, e, d in try e.encode(tree: d.decodeTree(T.self, from: b)) })
 }
 

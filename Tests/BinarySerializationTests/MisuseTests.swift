@@ -1,0 +1,267 @@
+import Foundation
+import Testing
+import BinarySerialization
+
+/// Every sequence of `Encoder`/`Decoder` calls that Swift's type system allows ends in a value
+/// or an `EncodingError`/`DecodingError`: never a trap, a read of memory the decoder does not
+/// own, or a silently dropped write. Run under AddressSanitizer in CI.
+@Suite struct MisuseTests {
+    static let formats: [BinaryFormat] = [.v3, .v2]
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ s: String) { stringValue = s }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    // MARK: Encoding: container requests in every order
+
+    /// The steps a misbehaving `encode(to:)` performs, in order.
+    enum Step: CaseIterable {
+        case keyed, keyedMany, unkeyed, single, nestedKeyed, nestedUnkeyed, superEncoder, reencodeKey
+    }
+
+    struct Scripted: Encodable {
+        let steps: [Step]
+        func encode(to encoder: any Encoder) throws {
+            for step in steps {
+                switch step {
+                case .keyed:
+                    var c = encoder.container(keyedBy: Key.self)
+                    try c.encode(1, forKey: Key("a"))
+                case .keyedMany:
+                    // More than 16 fields: the encoder's key index is in use.
+                    var c = encoder.container(keyedBy: Key.self)
+                    for i in 0..<20 { try c.encode(i, forKey: Key("f\(i)")) }
+                case .unkeyed:
+                    var c = encoder.unkeyedContainer()
+                    try c.encode("x")
+                case .single:
+                    var c = encoder.singleValueContainer()
+                    try c.encode(true)
+                case .nestedKeyed:
+                    var c = encoder.container(keyedBy: Key.self)
+                    var n = c.nestedContainer(keyedBy: Key.self, forKey: Key("n"))
+                    try n.encode(2, forKey: Key("b"))
+                case .nestedUnkeyed:
+                    var c = encoder.unkeyedContainer()
+                    var n = c.nestedUnkeyedContainer()
+                    try n.encode(3)
+                case .superEncoder:
+                    var c = encoder.container(keyedBy: Key.self)
+                    var s = c.superEncoder().singleValueContainer()
+                    try s.encode(4)
+                case .reencodeKey:
+                    var c = encoder.container(keyedBy: Key.self)
+                    try c.encode(5, forKey: Key("f3"))
+                    try c.encode(6, forKey: Key("a"))
+                }
+            }
+        }
+    }
+
+    /// All sequences of up to three steps, in both formats and as a tree.
+    @Test(arguments: formats)
+    func everyContainerSequenceEndsInAValueOrAnError(_ format: BinaryFormat) throws {
+        var sequences: [[Step]] = Step.allCases.map { [$0] }
+        for a in Step.allCases { for b in Step.allCases { sequences.append([a, b]) } }
+        for a in Step.allCases { for b in Step.allCases { for c in [Step.keyed, .keyedMany, .reencodeKey] { sequences.append([a, b, c]) } } }
+        var values = 0
+        var errors = 0
+        for steps in sequences {
+            for wrapped in [false, true] {
+                do {
+                    if wrapped {
+                        _ = try BinaryEncoder(format: format).encode(["k": [Scripted(steps: steps)]])
+                    } else {
+                        _ = try BinaryEncoder(format: format).encode(Scripted(steps: steps))
+                    }
+                    values += 1
+                } catch let error as EncodingError {
+                    errors += 1
+                    if wrapped, case .invalidValue(_, let context) = error {
+                        #expect(context.codingPath.first?.stringValue == "k", "\(steps): \(context.codingPath)")
+                    }
+                } catch {
+                    Issue.record("\(steps): threw \(type(of: error)), not EncodingError")
+                }
+            }
+        }
+        #expect(values > 0 && errors > 0)
+    }
+
+    /// The reported trap: more than 16 fields, an unkeyed container, a keyed container again,
+    /// and an existing key encoded again.
+    @Test(arguments: formats)
+    func keyedUnkeyedKeyedWithManyFieldsThrows(_ format: BinaryFormat) throws {
+        let error = #expect(throws: EncodingError.self) {
+            try BinaryEncoder(format: format).encode(Scripted(steps: [.keyedMany, .unkeyed, .reencodeKey]))
+        }
+        if case .invalidValue(_, let context) = error {
+            #expect(context.debugDescription.contains("misuse"), "\(context.debugDescription)")
+        }
+    }
+
+    // MARK: Encoding: containers used after their value was finished
+
+    final class Stash: @unchecked Sendable {
+        var keyed: KeyedEncodingContainer<Key>?
+        var unkeyed: (any UnkeyedEncodingContainer)?
+        var encoder: (any Encoder)?
+    }
+
+    struct Leaky: Encodable {
+        let stash: Stash
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(1, forKey: Key("a"))
+            stash.keyed = c
+            stash.unkeyed = c.nestedUnkeyedContainer(forKey: Key("u"))
+            stash.encoder = encoder
+        }
+    }
+
+    struct LateWriter: Encodable {
+        let stash: Stash
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.unkeyedContainer()
+            try c.encode(Leaky(stash: stash))
+            // The Leaky value is finished: writing into its containers now changes nothing
+            // already produced, and must not crash.
+            try stash.keyed?.encode(2, forKey: Key("late"))
+            try stash.unkeyed?.encode(3)
+            var again = stash.encoder?.container(keyedBy: Key.self)
+            try again?.encode(4, forKey: Key("later"))
+        }
+    }
+
+    @Test(arguments: formats)
+    func containersUsedAfterTheirValueFinished(_ format: BinaryFormat) throws {
+        let stash = Stash()
+        let data = try BinaryEncoder(format: format).encode(LateWriter(stash: stash))
+        #expect(!data.isEmpty)
+        // After the top-level call returned: still no crash.
+        try stash.keyed?.encode(5, forKey: Key("afterReturn"))
+        try stash.unkeyed?.encode(6)
+        var c = stash.encoder?.unkeyedContainer()
+        try c?.encode(7)
+    }
+
+    // MARK: Decoding: decoders and containers kept past the decode call
+
+    final class DecoderStash: @unchecked Sendable {
+        var keyed: KeyedDecodingContainer<Key>?
+        var unkeyed: (any UnkeyedDecodingContainer)?
+        var single: (any SingleValueDecodingContainer)?
+        var superDecoder: (any Decoder)?
+        var decoder: (any Decoder)?
+    }
+
+    static let stashKey = CodingUserInfoKey(rawValue: "stash")!
+
+    /// Keeps its decoder and containers in the stash passed in `userInfo`.
+    struct Keeper: Decodable {
+        let text: String
+        init(from decoder: any Decoder) throws {
+            let stash = try #require(decoder.userInfo[MisuseTests.stashKey] as? DecoderStash)
+            let c = try decoder.container(keyedBy: Key.self)
+            text = try c.decode(String.self, forKey: Key("text"))
+            stash.keyed = c
+            stash.unkeyed = try c.nestedUnkeyedContainer(forKey: Key("list"))
+            stash.superDecoder = try c.superDecoder(forKey: Key("text"))
+            stash.single = try stash.superDecoder?.singleValueContainer()
+            stash.decoder = decoder
+        }
+    }
+
+    struct Stored: Encodable {
+        var text = "Hello"
+        var list = ["a", "b"]
+    }
+
+    /// Before the fix, a stored container read freed memory (garbage such as "\0\0\0\0\0"
+    /// instead of "Hello", a heap-use-after-free under AddressSanitizer).
+    @Test(arguments: formats)
+    func containersKeptPastDecodeThrowInsteadOfReadingFreedMemory(_ format: BinaryFormat) throws {
+        var data = try BinaryEncoder(format: format).encode(Stored())
+        let stash = DecoderStash()
+        var decoder = BinaryDecoder(format: format)
+        decoder.userInfo[Self.stashKey] = stash
+        #expect(try decoder.decode(Keeper.self, from: data).text == "Hello")
+        data.resetBytes(in: 0..<data.count)  // the caller reuses its buffer
+        #expect(throws: DecodingError.self) { try stash.keyed?.decode(String.self, forKey: Key("text")) }
+        #expect(throws: DecodingError.self) { try stash.keyed?.decodeNil(forKey: Key("text")) }
+        #expect(throws: DecodingError.self) { try stash.keyed?.decodeIfPresent(String.self, forKey: Key("text")) }
+        #expect(throws: DecodingError.self) { try stash.keyed?.nestedContainer(keyedBy: Key.self, forKey: Key("x")) }
+        #expect(throws: DecodingError.self) { try stash.keyed?.superDecoder() }
+        #expect(stash.keyed?.allKeys.isEmpty == true)
+        #expect(stash.keyed?.contains(Key("text")) == false)
+        #expect(throws: DecodingError.self) { try stash.unkeyed?.decode(String.self) }
+        #expect(throws: DecodingError.self) { try stash.unkeyed?.decodeNil() }
+        #expect(stash.unkeyed?.isAtEnd == true)
+        #expect(throws: DecodingError.self) { try stash.single?.decode(String.self) }
+        #expect(stash.single?.decodeNil() == false)
+        #expect(throws: DecodingError.self) { try stash.superDecoder?.container(keyedBy: Key.self) }
+        #expect(throws: DecodingError.self) { try stash.decoder?.unkeyedContainer() }
+        #expect(throws: DecodingError.self) { try stash.decoder?.singleValueContainer() }
+    }
+
+    /// A tree owns its values: containers kept past `decode(fromTree:)` go on working.
+    @Test func treeContainersKeptPastDecodeKeepWorking() throws {
+        let tree = try BinaryEncoder().encodeTree(Stored())
+        let stash = DecoderStash()
+        var decoder = BinaryDecoder()
+        decoder.userInfo[Self.stashKey] = stash
+        #expect(try decoder.decode(Keeper.self, fromTree: tree).text == "Hello")
+        #expect(try stash.keyed?.decode(String.self, forKey: Key("text")) == "Hello")
+    }
+
+    // MARK: Decoding: container requests in every order
+
+    struct ScriptedReader: Decodable {
+        init(from decoder: any Decoder) throws {
+            // Every kind of container on the same decoder, each used, in turn.
+            if let k = try? decoder.container(keyedBy: Key.self) {
+                _ = k.allKeys
+                _ = try? k.decode(Int.self, forKey: Key("a"))
+                _ = try? k.decodeNil(forKey: Key("zz"))
+                _ = try? k.nestedUnkeyedContainer(forKey: Key("a"))
+                _ = try? k.superDecoder().singleValueContainer().decode(Int.self)
+            }
+            if var u = try? decoder.unkeyedContainer() {
+                _ = u.count
+                _ = try? u.decodeNil()
+                _ = try? u.decode(String.self)
+                _ = try? u.nestedContainer(keyedBy: Key.self)
+                _ = try? u.superDecoder()
+                while !u.isAtEnd { if (try? u.decode(Int.self)) == nil { break } }
+            }
+            if let s = try? decoder.singleValueContainer() {
+                _ = s.decodeNil()
+                _ = try? s.decode(Int.self)
+                _ = try? s.decode([Int].self)
+            }
+            _ = try decoder.container(keyedBy: Key.self)
+        }
+    }
+
+    @Test(arguments: formats)
+    func mixedContainerRequestsWhileDecoding(_ format: BinaryFormat) throws {
+        let inputs: [Data] = [
+            try BinaryEncoder(format: format).encode(["a": 1, "b": 2]),
+            try BinaryEncoder(format: format).encode([1, 2, 3]),
+            try BinaryEncoder(format: format).encode("text"),
+            Data([0x01]), Data([0xff, 0xff]), Data(),
+        ]
+        for input in inputs {
+            do {
+                _ = try BinaryDecoder(format: format).decode(ScriptedReader.self, from: input)
+            } catch is DecodingError {
+            } catch {
+                Issue.record("\(format) \(spacedHex(input)): threw \(type(of: error))")
+            }
+        }
+    }
+}
