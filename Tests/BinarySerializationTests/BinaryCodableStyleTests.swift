@@ -62,10 +62,9 @@ private struct ChatMessage: Codable, Equatable {
         try writer.close()
 
         let reader = try BinaryFileDecoder<ChatMessage>(fileAt: url)
-        let result = reader.readAllUntilError()
+        let elements = reader.readAllUntilError()
         try reader.close()
-        #expect(result.elements == [message, message, message])
-        #expect(result.error == nil)
+        #expect(elements == [message, message, message])
     }
 
     @Test func sortingThroughUserInfo() throws {

@@ -144,7 +144,7 @@ private struct Pair: Codable, Equatable {
         try FileHandle(forWritingTo: url).run { try $0.seekToEnd(); try $0.write(contentsOf: Data([0x08, 0x41])) }
 
         let reader = try BinaryFileDecoder<String>(fileAt: url, decoder: BinaryDecoder(format: format))
-        let (elements, error) = reader.readAllUntilError()
+        let (elements, error) = reader.readElementsUntilError()
         #expect(elements == ["a", "bc"])
         #expect(error is DecodingError)
         try reader.close()
@@ -152,8 +152,10 @@ private struct Pair: Codable, Equatable {
         #expect(try reader.readElement() == nil)
 
         let whole = try BinaryFileDecoder<String>(fileAt: url, decoder: BinaryDecoder(format: format), skipsTruncatedLastElement: true)
-        let all = whole.readAllUntilError()
+        let all = whole.readElementsUntilError()
         #expect(all.elements == ["a", "bc"] && all.error == nil)
+        let plain = try BinaryFileDecoder<String>(fileAt: url, decoder: BinaryDecoder(format: format))
+        #expect(plain.readAllUntilError() == ["a", "bc"])  // BinaryCodable's signature: the error is dropped
     }
 
     @Test(arguments: [BinaryFormat.v3, .v2])
@@ -163,7 +165,7 @@ private struct Pair: Codable, Equatable {
         let bytes = format == .v3 ? StreamDecoderAPITests.hugeV3Element : StreamDecoderAPITests.hugeV2Element
         try Data(bytes).write(to: url)
         let reader = try BinaryFileDecoder<String>(fileAt: url, decoder: StreamDecoderAPITests.unlimited(format))
-        let (elements, error) = reader.readAllUntilError()
+        let (elements, error) = reader.readElementsUntilError()
         #expect(elements.isEmpty)
         #expect(error is DecodingError)
     }

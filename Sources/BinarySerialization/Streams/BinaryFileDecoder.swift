@@ -63,7 +63,7 @@ public final class BinaryFileDecoder<Element: Decodable> {
     /// All remaining elements.
     ///
     /// - Throws: the first error (see ``readElement()``); the elements before it are lost,
-    ///   use ``readAllUntilError()`` to keep them.
+    ///   use ``readElementsUntilError()`` to keep them.
     public func readAll() throws -> [Element] {
         var out: [Element] = []
         try read { out.append($0) }
@@ -72,7 +72,7 @@ public final class BinaryFileDecoder<Element: Decodable> {
 
     /// The remaining elements up to the first error, and that error (`nil` if the whole file
     /// was read): recovers what is readable from a damaged file.
-    public func readAllUntilError() -> (elements: [Element], error: (any Error)?) {
+    public func readElementsUntilError() -> (elements: [Element], error: (any Error)?) {
         var out: [Element] = []
         do {
             while let element = try readElement() { out.append(element) }
@@ -80,6 +80,12 @@ public final class BinaryFileDecoder<Element: Decodable> {
         } catch {
             return (out, error)
         }
+    }
+
+    /// The remaining elements up to the first error, which is dropped (BinaryCodable's
+    /// signature); ``readElementsUntilError()`` also returns the error.
+    public func readAllUntilError() -> [Element] {
+        readElementsUntilError().elements
     }
 
     /// The number of elements read so far.
