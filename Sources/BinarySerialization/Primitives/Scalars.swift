@@ -21,7 +21,7 @@ enum Scalars {
         case .float: return 4
         case .double: return 8
         case .string(let s): return s.utf8.count
-        case .data(let d): return d.count
+        case .data(let d), .unknown(let d): return d.count  // v3 writes unknown content as stored
         default: return nil
         }
     }
@@ -81,7 +81,7 @@ enum Scalars {
         case .float(let f): w.bigEndian(f.bitPattern)
         case .double(let d): w.bigEndian(d.bitPattern)
         case .string(let s): w.string(s)
-        case .data(let d): d.withUnsafeBytes { w.bytes($0) }
+        case .data(let d), .unknown(let d): d.withUnsafeBytes { w.bytes($0) }
         default: break
         }
     }

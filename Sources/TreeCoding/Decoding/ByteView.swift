@@ -198,6 +198,9 @@ package protocol ByteFormat: AnyObject, Sendable {
     func singleValueHoldsNil(_ content: ByteNode) -> Bool
     /// A type decoded nothing from `node`: consume its stored empty container.
     func finishUnopened(_ node: inout ByteNode) throws
+    /// A field's value as stored, kept in `decodeTree` when the type does not read it; `nil`
+    /// when the format cannot write it back without knowing its type.
+    func unreadValue(_ node: ByteNode) -> BinaryValue?
     /// After the content from ``optionalContent(_:)`` was decoded: check nothing is left over.
     func finishContent(_ node: ByteNode, _ content: ByteNode) throws
     func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue

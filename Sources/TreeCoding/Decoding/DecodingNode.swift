@@ -44,7 +44,7 @@ package enum DecodingNode {
         case .recording(var base, let slot):
             let view = try base.keyedView(format)
             self = .recording(base, slot)
-            return .recording(RecordingKeyedView(base: view, record: slot.keyedRecord(stored: view.allKeys)))
+            return .recording(RecordingKeyedView(base: view, record: slot.keyedRecord(view: view, format: format)))
         }
     }
 
@@ -94,6 +94,16 @@ package enum DecodingNode {
             let child = RecordSlot()
             slot.content = optional ? .optional(child) : .single(child)
             return .recording(content, child)
+        }
+    }
+
+    /// The node as stored, for a field the decoding type did not read; `nil` where the format
+    /// cannot keep it without a type (v2).
+    package func unreadValue(_ format: (any ByteFormat)?) -> BinaryValue? {
+        switch self {
+        case .tree(let v): return v
+        case .bytes(let b): return format?.unreadValue(b)
+        case .recording(let base, _): return base.unreadValue(format)
         }
     }
 

@@ -2,7 +2,10 @@
 ///
 /// The type's `init(from:)` runs over a recording node that wraps the real node and notes
 /// every request (keyed, unkeyed, single value, optional, primitive) with its result. Fields the
-/// type never reads are not in the tree.
+/// type never reads are kept as the format stores them where it can say (v3:
+/// ``BinaryValue/unknown(_:)``), and left out where it cannot (v2, whose values need a type).
+///
+/// The tree must be resolved while the input bytes are valid (unknown fields are copied then).
 package enum TreeRecorder {
     package static func record<T: Decodable>(
         _ type: T.Type, from base: DecodingNode, format: (any ByteFormat)?, options: DecodingOptions
@@ -27,9 +30,9 @@ package final class RecordSlot {
     var content: Content = .empty
 
     /// This slot's keyed record, reused when a type opens the same container twice.
-    func keyedRecord(stored: @autoclosure () -> [BinaryKey]) -> KeyedRecord {
+    func keyedRecord(view: DecodingNode.KeyedView, format: (any ByteFormat)?) -> KeyedRecord {
         if case .keyed(let existing) = content { return existing }
-        let record = KeyedRecord(stored: stored())
+        let record = KeyedRecord(view: view, format: format)
         content = .keyed(record)
         return record
     }
@@ -42,11 +45,17 @@ package final class RecordSlot {
         case .empty: return nil
         case .leaf(let v): return v
         case .keyed(let r):
-            // Stored order, whatever order the type asked in; keys are distinct by construction.
+            // Stored order, whatever order the type asked in; keys are distinct (the views
+            // reject repeated keys). A field fetched but not decoded counts as unread.
             var fields: [KeyedFields.Field] = []
-            fields.reserveCapacity(r.keys.count)
-            for i in r.storedOrder() {
-                if let v = r.slots[i].resolved { fields.append(.init(key: r.keys[i], value: v)) }
+            let stored = r.view.allKeys
+            fields.reserveCapacity(stored.count)
+            for key in stored {
+                if let i = r.index[key], let value = r.slots[i].resolved {
+                    fields.append(.init(key: r.keys[i], value: value))
+                } else if let value = r.view.node(forKey: key, r.format)?.unreadValue(r.format) {
+                    fields.append(.init(key: key, value: value))
+                }
             }
             return .keyed(KeyedFields(uniqueFields: fields))
         case .unkeyed(let r):
@@ -62,16 +71,13 @@ package final class KeyedRecord {
     var slots: [RecordSlot] = []
     /// Key -> position in `keys`, so recording n fields stays O(n).
     var index: [BinaryKey: Int] = [:]
-    /// The keys as stored, to order the recorded fields.
-    let stored: [BinaryKey]
+    /// The container as stored: its order, and the fields the type does not read.
+    let view: DecodingNode.KeyedView
+    let format: (any ByteFormat)?
 
-    init(stored: [BinaryKey]) { self.stored = stored }
-
-    /// Positions of the recorded keys, sorted by where they are stored.
-    func storedOrder() -> [Int] {
-        var position: [BinaryKey: Int] = [:]
-        for (i, k) in stored.enumerated() where position[k] == nil { position[k] = i }
-        return keys.indices.sorted { (position[keys[$0]] ?? Int.max, $0) < (position[keys[$1]] ?? Int.max, $1) }
+    init(view: DecodingNode.KeyedView, format: (any ByteFormat)?) {
+        self.view = view
+        self.format = format
     }
 
     func slot(for key: BinaryKey) -> RecordSlot {

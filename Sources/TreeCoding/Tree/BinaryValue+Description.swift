@@ -16,6 +16,13 @@ extension BinaryValue: CustomStringConvertible, CustomDebugStringConvertible {
         return out
     }
 
+    /// "n bytes: hex", the first 32 bytes shown.
+    private static func bytesText(_ d: Data) -> String {
+        var out = "\(d.count) bytes"
+        if !d.isEmpty { out += ": " + d.prefix(32).map { String(format: "%02x", $0) }.joined(separator: " ") }
+        return d.count > 32 ? out + " ..." : out
+    }
+
     /// The same text as ``description``.
     public var debugDescription: String { description }
 
@@ -38,9 +45,9 @@ extension BinaryValue: CustomStringConvertible, CustomDebugStringConvertible {
         case .double(let v): out += "Double \(v)"
         case .string(let s): out += Self.quoted(s)
         case .data(let d):
-            out += "Data(\(d.count) bytes"
-            if !d.isEmpty { out += ": " + d.prefix(32).map { String(format: "%02x", $0) }.joined(separator: " ") }
-            out += d.count > 32 ? " ...)" : ")"
+            out += "Data(" + Self.bytesText(d) + ")"
+        case .unknown(let d):
+            out += "unknown(" + Self.bytesText(d) + ")"
         case .packed(let p):
             let shown = (0..<min(p.count, 16)).map { p.leaf(at: $0).scalarText }
             out += "[\(p.elementKind.rawValue)] (\(p.count)) [" + shown.joined(separator: ", ")

@@ -58,6 +58,11 @@ public enum BinaryValue: Hashable, Sendable {
     indirect case single(BinaryValue)
     /// An `Optional`: `.optional(nil)` is `Optional.none`.
     indirect case optional(BinaryValue?)
+    /// Stored bytes that the decoding type did not read: a v3 field the type does not know (an
+    /// older version of the type), kept by `decodeTree` so that serializing the tree in v3 gives
+    /// back every byte. The bytes are the value's content, without its length prefix. v2 cannot
+    /// write such a node (its wire type is unknown), and no type decodes from it.
+    case unknown(Data)
 }
 
 /// How an integer leaf is written.
@@ -106,6 +111,7 @@ extension BinaryValue {
         case .keyed: return "keyed"
         case .single: return "single"
         case .optional: return "optional"
+        case .unknown: return "unknown"
         }
     }
 }

@@ -195,6 +195,10 @@ final class V2Format: ByteFormat {
         _ = try delimitedRange(&node, "an empty container")
     }
 
+    /// v2 values carry no length of their own in every wire type, and cannot be written back
+    /// without their type: fields the type does not read are left out of `decodeTree`.
+    func unreadValue(_ node: ByteNode) -> BinaryValue? { nil }
+
     /// An optional is a flag byte (`01` present, `00` nil) and then the value as an element.
     func optionalContent(_ node: inout ByteNode) throws -> ByteNode? {
         let cursor: ByteCursor

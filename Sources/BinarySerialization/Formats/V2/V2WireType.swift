@@ -31,7 +31,7 @@ enum V2WireType: UInt8, CustomStringConvertible {
         case .float: return .fourBytes
         case .double: return .eightBytes
         case .single(let inner): return of(inner)
-        case .string, .data, .packed, .unkeyed, .keyed, .optional, .nil: return .lengthDelimited
+        case .string, .data, .packed, .unkeyed, .keyed, .optional, .nil, .unknown: return .lengthDelimited
         }
     }
 

@@ -31,6 +31,16 @@ struct V2Writer {
 
     /// The size of `value` in `context`; records the body size of every non-leaf node.
     private mutating func measure(_ value: BinaryValue, _ context: Context) throws -> Int {
+        if case .unknown = value {
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: [],
+                    debugDescription: """
+                        A field the decoding type did not read is kept as stored v3 bytes; v2 needs its \
+                        wire type, which those bytes do not say. Decode with a type that reads the field.
+                        """))
+        }
         if let leaf = Scalars.size(of: value) {
             switch value {
             case .string, .data: return context == .raw ? leaf : varintSize(UInt64(leaf)) + leaf

@@ -1,3 +1,4 @@
+import Foundation
 import TreeCoding
 
 /// Reading v3 bytes.
@@ -104,6 +105,13 @@ final class V3Format: ByteFormat {
 
     /// Every v3 value has a known extent: nothing to consume.
     func finishUnopened(_ node: inout ByteNode) throws {}
+
+    /// A field's element, kept as its bytes (or nil): the length prefix is rewritten from them.
+    func unreadValue(_ node: ByteNode) -> BinaryValue? {
+        if node.tag == Self.nilElement { return .nil }
+        guard node.start < node.end else { return .unknown(Data()) }
+        return .unknown(Data(UnsafeRawBufferPointer(rebasing: node.buffer[node.start..<node.end])))
+    }
 
     func finishContent(_ node: ByteNode, _ content: ByteNode) throws {}
 

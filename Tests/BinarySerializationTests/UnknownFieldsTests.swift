@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import BinarySerialization
+
+/// `decodeTree` keeps the v3 fields a type does not read, so an older version of a type can
+/// carry newer data through a tree without losing bytes.
+@Suite struct UnknownFieldsTests {
+    struct Inner: Codable, Equatable { var x: Int; var note: String? }
+    struct NewMessage: Codable, Equatable {
+        var id: Int
+        var added: String
+        var inner: Inner
+        var extra: [Int?]
+        var gone: Int?
+        var flag: Bool
+    }
+    /// The same type before `added`, `extra`, `gone` and `Inner.note` existed.
+    struct OldInner: Codable, Equatable { var x: Int }
+    struct OldMessage: Codable, Equatable { var id: Int; var inner: OldInner; var flag: Bool }
+
+    static let value = NewMessage(
+        id: 7, added: "new", inner: Inner(x: 1, note: "n"), extra: [1, nil, 3], gone: nil, flag: true)
+
+    @Test(arguments: [false, true])
+    func olderTypeKeepsEveryByteThroughATree(_ sorted: Bool) throws {
+        var encoder = BinaryEncoder()
+        encoder.sortKeysDuringEncoding = sorted
+        var written = try encoder.encode(Self.value)
+        // A nil field written explicitly, as BinaryCodable 4 writes `encode(nil, forKey:)`.
+        written += Data([0x0b] + Array("other".utf8) + [0x01])
+        let tree = try BinaryDecoder().decodeTree(OldMessage.self, from: written)
+        #expect(try BinaryEncoder().encode(tree: tree) == written)
+        guard case .keyed(let fields) = tree else { Issue.record("not keyed: \(tree)"); return }
+        if case .unknown(let bytes)? = fields["added"] { #expect(bytes == Data("new".utf8)) } else { Issue.record("\(tree)") }
+        #expect(fields["other"] == .nil)
+        #expect(tree["inner"]?["note"] != nil)
+        #expect(tree.description.contains("unknown(3 bytes: 6e 65 77)"))
+        // The known fields decode as before.
+        #expect(try BinaryDecoder().decode(OldMessage.self, fromTree: tree) == OldMessage(id: 7, inner: OldInner(x: 1), flag: true))
+    }
+
+    @Test func unknownFieldsCannotBeWrittenInV2() throws {
+        let data = try BinaryEncoder().encode(Self.value)
+        let error = #expect(throws: EncodingError.self) {
+            try BinaryTranscoder(from: .v3, to: .v2).transcode(OldMessage.self, from: data)
+        }
+        if case .invalidValue(_, let context) = error {
+            #expect(context.codingPath.map(\.stringValue) == ["added"])
+        }
+        // A type that reads every field transcodes as before.
+        let v2 = try BinaryTranscoder(from: .v3, to: .v2).transcode(NewMessage.self, from: data)
+        #expect(try BinaryDecoder(format: .v2).decode(NewMessage.self, from: v2) == Self.value)
+    }
+
+    @Test func v2InputDropsFieldsTheTypeDoesNotRead() throws {
+        let data = try BinaryEncoder(format: .v2).encode(Self.value)
+        let tree = try BinaryDecoder(format: .v2).decodeTree(OldMessage.self, from: data)
+        guard case .keyed(let fields) = tree else { Issue.record("not keyed"); return }
+        #expect(fields.keys.map(\.stringValue) == ["id", "inner", "flag"])
+    }
+}
