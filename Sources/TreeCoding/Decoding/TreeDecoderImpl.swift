@@ -27,6 +27,15 @@ package final class TreeDecoderImpl: Decoder {
     @exclusivity(unchecked) package var depth: Int
     /// The element type of the unkeyed container the current type is about to open (SIMD).
     @exclusivity(unchecked) var elementHint: ScalarKind?
+    @exclusivity(unchecked) private var countsOfRun: UnkeyedCounts?
+
+    /// The unkeyed-container counts of this run, made on the first request for a `count`.
+    var unkeyedCounts: UnkeyedCounts {
+        if let countsOfRun { return countsOfRun }
+        let counts = UnkeyedCounts()
+        countsOfRun = counts
+        return counts
+    }
 
     package init(
         node: DecodingNode, format: (any ByteFormat)?, options: DecodingOptions, pathNode: CodingPathNode = .root,

@@ -5,7 +5,7 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     let path: CodingPathNode
 
     var codingPath: [any CodingKey] { path.path }
-    var count: Int? { view.count(impl.format) }
+    var count: Int? { view.count(impl.format, counts: impl.unkeyedCounts) }
     var isAtEnd: Bool { view.isAtEnd(impl.format) }
     var currentIndex: Int { view.currentIndex }
 

@@ -109,15 +109,24 @@ final class V3Format: ByteFormat {
 
     // MARK: Unkeyed containers: elements one after another
 
-    /// Counted by skipping the length prefixes; `nil` when the bytes do not frame.
-    func count(_ view: ByteUnkeyedView) -> Int? {
+    /// Counted by skipping the length prefixes; `nil` when the bytes do not frame. The count
+    /// depends on the container's bytes alone, so it is worked out once per container and run
+    /// (with `counts`): asking once per element stays O(n) overall.
+    func count(_ view: ByteUnkeyedView, counts: UnkeyedCounts?) -> Int? {
+        if let known = counts?.count(of: view) { return known }
         var r = ByteReader(buffer: view.buffer, offset: view.offset, end: view.end)
         var n = view.currentIndex
+        var framed = true
         while !r.isAtEnd {
-            guard (try? r.v3Element()) != nil else { return nil }
+            guard (try? r.v3Element()) != nil else {
+                framed = false
+                break
+            }
             n += 1
         }
-        return n
+        let total = framed ? n : nil
+        counts?.record(total, of: view)
+        return total
     }
 
     func isAtEnd(_ view: ByteUnkeyedView) -> Bool { view.offset >= view.end }
