@@ -62,6 +62,9 @@ import BinarySerialization
         // 02 05: an element of one byte (5); 08 00: an element claiming 4 bytes, 1 remains.
         let decoded = try BinaryDecoder(format: .v3).decode(Count.self, from: Data([0x02, 0x0a, 0x08, 0x00]))
         #expect(decoded.count == nil)
+        // The same after 100 good elements, long enough for the count to be recorded.
+        let long = try Self.list((0..<100).map { .int($0) }) + Data([0x08, 0x00])
+        #expect(try BinaryDecoder(format: .v3).decode(Count.self, from: long).count == nil)
     }
 
     @Test(.timeLimit(.minutes(1))) func countAskedPerElementOfALargeContainer() throws {

@@ -191,8 +191,8 @@ package struct ByteUnkeyedView {
 /// The element counts of unkeyed containers already counted in one decoding run, so that a type
 /// asking `count` once per element does not make the format count the rest of the container
 /// each time (O(n²)). A container is known by its byte range, which fixes its count for a format
-/// whose count depends on the bytes alone (v3); the count, or `nil` when the bytes do not frame,
-/// is kept from the first request on.
+/// whose count depends on the bytes alone (v3). The format decides what to record: the count, or
+/// `nil` when the bytes do not frame.
 package final class UnkeyedCounts {
     private struct Range: Hashable {
         var base: UnsafeRawPointer?
