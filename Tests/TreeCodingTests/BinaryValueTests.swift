@@ -89,12 +89,12 @@ import TreeCoding
         tree["b"] = nil
         #expect(tree == ["a": "one", 7: true, "c": 3.0])
         #expect(tree.count == 3)
-        // Reading looks through single-value and optional wrappers; setting does not.
+        // Reading and setting both look through single-value and optional wrappers.
         var wrapped: BinaryValue = .optional(.single(["x": 1]))
         #expect(wrapped["x"] == .int(1))
         wrapped["x"] = 2
-        #expect(wrapped == .optional(.single(["x": 1])))
-        // Leaves have no fields.
+        #expect(wrapped == .optional(.single(["x": 2])))
+        // Leaves have no fields: the write cannot apply (setValue(_:forKey:) would throw).
         var leaf: BinaryValue = 5
         #expect(leaf["x"] == nil)
         leaf["x"] = 1
@@ -109,9 +109,11 @@ import TreeCoding
         #expect(list[3] == nil)
         #expect(list[-1] == nil)
         list[1] = .bool(false)
-        list[5] = 9  // out of range: ignored
-        list[0] = nil  // assigning nil is ignored (a `.nil` node is written `.nil`)
+        list[5] = 9  // past the end: cannot apply (setElement(_:at:) would throw)
         #expect(list == [1, false, .nil])
+        list[3] = 9  // at the end: appends
+        list[0] = nil  // nil removes; an explicit nil element is `.nil`
+        #expect(list == [false, .nil, 9])
         #expect(list.count == 3)
         let packed: BinaryValue = .optional(.packed(.int16([4, -5])))
         #expect(packed[1] == .int16(-5))

@@ -1,13 +1,35 @@
-/// Writes bytes into a buffer that was sized exactly beforehand (no bounds growth, no checks
-/// beyond debug assertions: the size pass guarantees the room).
+/// Writes bytes into a buffer that was sized beforehand by a size pass.
+///
+/// The writer never trusts the size pass: every write first checks that it fits in `capacity`
+/// (one comparison). A write that does not fit writes nothing and sets ``overflowed``, after which
+/// the caller (`Output.make`) throws instead of returning the bytes. So a size pass and a write
+/// pass that disagree give an `EncodingError`, never a write past the buffer.
 struct ByteWriter {
     let base: UnsafeMutableRawPointer
+    /// The number of bytes `base` has room for.
+    let capacity: Int
+    /// The number of bytes written; never more than `capacity`.
     private(set) var offset = 0
+    /// Whether a write did not fit and was dropped; the output is then unusable.
+    private(set) var overflowed = false
 
-    init(base: UnsafeMutableRawPointer) { self.base = base }
+    init(base: UnsafeMutableRawPointer, capacity: Int) {
+        self.base = base
+        self.capacity = max(capacity, 0)
+    }
+
+    /// Whether `n` more bytes fit; records the overflow if not.
+    @inline(__always)
+    private mutating func fits(_ n: Int) -> Bool {
+        // `capacity - offset` cannot overflow: 0 <= offset <= capacity.
+        if _fastPath(n <= capacity &- offset) { return true }
+        overflowed = true
+        return false
+    }
 
     @inline(__always)
     mutating func byte(_ b: UInt8) {
+        guard fits(1) else { return }
         base.storeBytes(of: b, toByteOffset: offset, as: UInt8.self)
         offset &+= 1
     }
@@ -33,19 +55,21 @@ struct ByteWriter {
 
     @inline(__always)
     mutating func littleEndian<T: FixedWidthInteger>(_ value: T) {
+        guard fits(MemoryLayout<T>.size) else { return }
         base.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
         offset &+= MemoryLayout<T>.size
     }
 
     @inline(__always)
     mutating func bigEndian<T: FixedWidthInteger>(_ value: T) {
+        guard fits(MemoryLayout<T>.size) else { return }
         base.storeBytes(of: value.bigEndian, toByteOffset: offset, as: T.self)
         offset &+= MemoryLayout<T>.size
     }
 
     @inline(__always)
     mutating func bytes(_ buffer: UnsafeRawBufferPointer) {
-        guard let source = buffer.baseAddress, buffer.count > 0 else { return }
+        guard let source = buffer.baseAddress, buffer.count > 0, fits(buffer.count) else { return }
         (base + offset).copyMemory(from: source, byteCount: buffer.count)
         offset &+= buffer.count
     }

@@ -169,6 +169,8 @@ func bytesEqual(_ buffer: UnsafeRawBufferPointer, _ offset: Int, _ other: Unsafe
 /// The state of an unkeyed container read from bytes; the format moves it along.
 package struct ByteUnkeyedView {
     package let buffer: UnsafeRawBufferPointer
+    /// The container's first byte: with ``end``, what identifies it in ``UnkeyedCounts``.
+    package let start: Int
     /// Next unread byte (v3) — v2 reads through ``cursor``.
     package var offset: Int
     package let end: Int
@@ -182,8 +184,37 @@ package struct ByteUnkeyedView {
 
     package init(buffer: UnsafeRawBufferPointer, offset: Int, end: Int) {
         self.buffer = buffer
+        self.start = offset
         self.offset = offset
         self.end = end
+    }
+}
+
+/// The element counts of unkeyed containers already counted in one decoding run, so that a type
+/// asking `count` once per element does not make the format count the rest of the container
+/// each time (O(n²)). A container is known by its byte range, which fixes its count for a format
+/// whose count depends on the bytes alone (v3). The format decides what to record: the count, or
+/// `nil` when the bytes do not frame.
+package final class UnkeyedCounts {
+    private struct Range: Hashable {
+        var base: UnsafeRawPointer?
+        var start: Int
+        var end: Int
+    }
+
+    private var known: [Range: Int?] = [:]
+
+    package init() {}
+
+    /// The count recorded for the container of `view`; `.none` if it was never counted, `.some(nil)`
+    /// if its bytes did not frame.
+    package func count(of view: ByteUnkeyedView) -> Int?? {
+        known[Range(base: view.buffer.baseAddress.map(UnsafeRawPointer.init), start: view.start, end: view.end)]
+    }
+
+    /// Records the count of the container of `view`.
+    package func record(_ count: Int?, of view: ByteUnkeyedView) {
+        known[Range(base: view.buffer.baseAddress.map(UnsafeRawPointer.init), start: view.start, end: view.end)] = count
     }
 }
 
@@ -206,7 +237,9 @@ package protocol ByteFormat: AnyObject, Sendable {
     func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue
     func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray
 
-    func count(_ view: ByteUnkeyedView) -> Int?
+    /// The number of elements of the container (all of them, read or not), `nil` if unknown.
+    /// `counts`, when given, holds the counts of this decoding run for the format to reuse.
+    func count(_ view: ByteUnkeyedView, counts: UnkeyedCounts?) -> Int?
     func isAtEnd(_ view: ByteUnkeyedView) -> Bool
     func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool
     func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode

@@ -236,11 +236,13 @@ package enum DecodingNode {
         case bytes(ByteUnkeyedView)
         indirect case recording(RecordingUnkeyedView)
 
-        package func count(_ format: (any ByteFormat)?) -> Int? {
+        /// The number of elements; `counts` lets the format reuse the counts of this run (pass
+        /// one when `count` may be asked once per element).
+        package func count(_ format: (any ByteFormat)?, counts: UnkeyedCounts? = nil) -> Int? {
             switch self {
             case .tree(let v): return v.count
-            case .bytes(let v): return format?.count(v)
-            case .recording(let r): return r.base.count(format)
+            case .bytes(let v): return format?.count(v, counts: counts)
+            case .recording(let r): return r.base.count(format, counts: counts)
             }
         }
 

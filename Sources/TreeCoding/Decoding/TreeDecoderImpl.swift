@@ -31,6 +31,15 @@ package final class TreeDecoderImpl: Decoder {
     @exclusivity(unchecked) var opened = false
     /// The decoding run this decoder belongs to; closed when the run returns.
     let session: DecodingSession
+    @exclusivity(unchecked) private var countsOfRun: UnkeyedCounts?
+
+    /// The unkeyed-container counts of this run, made on the first request for a `count`.
+    var unkeyedCounts: UnkeyedCounts {
+        if let countsOfRun { return countsOfRun }
+        let counts = UnkeyedCounts()
+        countsOfRun = counts
+        return counts
+    }
 
     package init(
         node: DecodingNode, format: (any ByteFormat)?, options: DecodingOptions, pathNode: CodingPathNode = .root,

@@ -5,7 +5,7 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     let path: CodingPathNode
 
     var codingPath: [any CodingKey] { path.path }
-    var count: Int? { impl.session.isOpen ? view.count(impl.format) : nil }
+    var count: Int? { impl.session.isOpen ? view.count(impl.format, counts: impl.unkeyedCounts) : nil }
     var isAtEnd: Bool { !impl.session.isOpen || view.isAtEnd(impl.format) }
     var currentIndex: Int { view.currentIndex }
 

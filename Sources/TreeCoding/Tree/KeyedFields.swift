@@ -1,8 +1,12 @@
 /// The fields of a keyed container: ordered by insertion, one value per key (last write wins).
 ///
-/// One array of fields (one allocation per container, and a keyed node stays as small as a
-/// string node); lookups scan the keys (the encoder and the tree decoder keep their own hash
-/// indices for large containers).
+/// One array of fields, so a small container costs one allocation and a keyed node stays as small
+/// as a string node. Once a container grows past 16 fields, the first mutation
+/// builds a private hash index from key to position, which every later mutation keeps up to date:
+/// adding n distinct keys one by one (or with ``init(_:)``) is O(n) overall, not O(n²). The index
+/// is a cache: it takes no part in `==` or hashing, and a container made some other way (the
+/// encoder, sorting, copies of small containers) has none until it is mutated, so its lookups scan
+/// the keys.
 public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
     /// One field: a key and its value.
     public struct Field: Hashable, Sendable {
@@ -21,6 +25,13 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
     /// The fields, in order.
     public private(set) var fields: [Field]
 
+    /// Key -> position in ``fields``; `nil` until a mutation of a container larger than
+    /// `indexThreshold` builds it. Not part of equality or hashing.
+    private var keyIndex: [BinaryKey: Int]?
+
+    /// The number of fields above which mutations build and keep the hash index of the keys.
+    static let indexThreshold = 16
+
     /// The keys, in order.
     public var keys: [BinaryKey] { fields.map(\.key) }
     /// The values, in order.
@@ -32,9 +43,12 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
     }
 
     /// Fields from key-value pairs, in order; a repeated key keeps its last value at its first position.
+    ///
+    /// - Complexity: O(n) for n pairs (expected: past 16 fields lookups go through the hash index).
     public init(_ pairs: some Sequence<(BinaryKey, BinaryValue)>) {
         self.init()
-        for (k, v) in pairs { self[k] = v }
+        fields.reserveCapacity(pairs.underestimatedCount)
+        for (k, v) in pairs { set(v, for: k) }
     }
 
     /// Fields whose keys the caller guarantees are distinct.
@@ -53,36 +67,84 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
     }
 
     /// The position of `key`, if present.
+    ///
+    /// - Complexity: O(1) expected once the container has its hash index, else O(n).
     public func position(of key: BinaryKey) -> Int? {
-        fields.firstIndex { $0.key == key }
+        if let keyIndex { return keyIndex[key] }
+        return fields.firstIndex { $0.key == key }
     }
 
-    /// The value stored for `key`; setting `nil` removes the field.
+    /// The value stored for `key`; setting a value adds or replaces the field (keeping its
+    /// position), setting `nil` removes it.
     public subscript(key: BinaryKey) -> BinaryValue? {
         get { position(of: key).map { fields[$0].value } }
         set {
             if let newValue {
                 set(newValue, for: key)
-            } else if let p = position(of: key) {
-                fields.remove(at: p)
+            } else {
+                removeValue(forKey: key)
             }
         }
     }
 
     /// Stores `value` for `key` (replacing an earlier value in place) and returns its position.
+    ///
+    /// - Complexity: O(1) amortized expected past 16 fields (the hash index), O(n) up to 16.
     @discardableResult
     public mutating func set(_ value: BinaryValue, for key: BinaryKey) -> Int {
+        indexIfLarge()
         if let p = position(of: key) {
             fields[p].value = value
             return p
         }
         fields.append(Field(key: key, value: value))
-        return fields.count - 1
+        let p = fields.count - 1
+        if keyIndex != nil {
+            keyIndex?[key] = p
+        } else {
+            indexIfLarge()
+        }
+        return p
+    }
+
+    /// Removes the field for `key` and returns its value; `nil` if there was none.
+    ///
+    /// - Complexity: O(n): the later fields move up one position.
+    @discardableResult
+    public mutating func removeValue(forKey key: BinaryKey) -> BinaryValue? {
+        indexIfLarge()
+        guard let p = position(of: key) else { return nil }
+        let removed = fields.remove(at: p)
+        if keyIndex != nil {
+            keyIndex?[key] = nil
+            for q in p..<fields.count { keyIndex?[fields[q].key] = q }
+        }
+        return removed.value
+    }
+
+    /// Builds the hash index when the container is past the threshold and has none yet.
+    private mutating func indexIfLarge() {
+        guard keyIndex == nil, fields.count > Self.indexThreshold else { return }
+        var map = [BinaryKey: Int](minimumCapacity: fields.count)
+        // The first position of a key wins, as the linear scan finds it.
+        for (p, f) in fields.enumerated() where map[f.key] == nil { map[f.key] = p }
+        keyIndex = map
+    }
+
+    /// Whether two containers have the same fields in the same order.
+    public static func == (lhs: KeyedFields, rhs: KeyedFields) -> Bool {
+        lhs.fields == rhs.fields
+    }
+
+    /// Hashes the fields in order.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fields)
     }
 
     /// Reserves room for `n` fields.
     public mutating func reserveCapacity(_ n: Int) {
         fields.reserveCapacity(n)
+        if n > Self.indexThreshold { keyIndex?.reserveCapacity(n) }
     }
 
     /// The same fields in the order `sortKeysDuringEncoding` writes: a function of the keys alone.

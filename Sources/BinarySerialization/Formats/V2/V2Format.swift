@@ -296,8 +296,9 @@ final class V2Format: ByteFormat {
     func isAtEnd(_ view: ByteUnkeyedView) -> Bool { offset(view) >= view.end && !atNil(view) }
 
     /// Unknown without the element type (`nil`), except when the container is empty or the
-    /// decoder names the element type in advance (SIMD vectors).
-    func count(_ view: ByteUnkeyedView) -> Int? {
+    /// decoder names the element type in advance (SIMD vectors). Not recorded in `counts`: the
+    /// answer depends on how far the container was read.
+    func count(_ view: ByteUnkeyedView, counts: UnkeyedCounts?) -> Int? {
         let remainingNils = view.nilIndices.count - view.nextNil
         if offset(view) >= view.end { return view.currentIndex + remainingNils }
         guard let hint = view.elementHint else { return nil }

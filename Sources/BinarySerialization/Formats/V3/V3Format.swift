@@ -134,16 +134,30 @@ final class V3Format: ByteFormat {
 
     // MARK: Unkeyed containers: elements one after another
 
-    /// Counted by skipping the length prefixes; `nil` when the bytes do not frame.
-    func count(_ view: ByteUnkeyedView) -> Int? {
+    /// Counted by skipping the length prefixes; `nil` when the bytes do not frame. The count
+    /// depends on the container's bytes alone, so with `counts` it is worked out once per
+    /// container and run: asking once per element stays O(n) overall. Only counts that took more
+    /// than ``recordedCountMinimum`` steps are recorded (cheaper ones are cheap to redo), so the
+    /// record stays small next to the input, however many small containers it holds.
+    func count(_ view: ByteUnkeyedView, counts: UnkeyedCounts?) -> Int? {
+        if let known = counts?.count(of: view) { return known }
         var r = ByteReader(buffer: view.buffer, offset: view.offset, end: view.end)
-        var n = view.currentIndex
+        var steps = 0
+        var framed = true
         while !r.isAtEnd {
-            guard (try? r.v3Element()) != nil else { return nil }
-            n += 1
+            guard (try? r.v3Element()) != nil else {
+                framed = false
+                break
+            }
+            steps += 1
         }
-        return n
+        let total = framed ? view.currentIndex + steps : nil
+        if steps > Self.recordedCountMinimum { counts?.record(total, of: view) }
+        return total
     }
+
+    /// Counts of at most this many steps are not recorded.
+    static let recordedCountMinimum = 32
 
     func isAtEnd(_ view: ByteUnkeyedView) -> Bool { view.offset >= view.end }
 

@@ -157,21 +157,44 @@ struct V3Writer {
 
 /// The output buffer: allocated once at its exact size and handed to `Data` without a copy.
 enum Output {
+    /// Allocates `count` bytes, lets `body` fill them, and checks it wrote exactly `count`.
+    ///
+    /// - Throws: the error of `body`, or an `EncodingError` when the writes did not fill the
+    ///   buffer exactly (the size pass and the write pass disagree: an internal inconsistency).
+    ///   The writer refuses writes past the end, so a disagreement never overruns the buffer.
     static func make(count: Int, _ body: (inout ByteWriter) throws -> Void) throws -> Data {
-        if count == 0 { return Data() }
-        guard let memory = malloc(count) else {
+        // One byte of room even for an empty output, so that a write pass that writes anything
+        // to it is caught like any other overrun.
+        guard count >= 0, let memory = malloc(max(count, 1)) else {
             throw EncodingError.invalidValue(
                 count, .init(codingPath: [], debugDescription: "Cannot allocate \(count) bytes for the output."))
         }
-        var writer = ByteWriter(base: memory)
+        var writer = ByteWriter(base: memory, capacity: count)
         do {
             try body(&writer)
         } catch {
             free(memory)
             throw error
         }
-        assert(writer.offset == count, "size pass and write pass disagree")
+        guard !writer.overflowed, writer.offset == count else {
+            free(memory)
+            throw sizeMismatch(expected: count, writer)
+        }
+        if count == 0 {
+            free(memory)
+            return Data()
+        }
         return Data(bytesNoCopy: memory, count: count, deallocator: .free)
+    }
+
+    @inline(never)
+    private static func sizeMismatch(expected: Int, _ writer: ByteWriter) -> EncodingError {
+        let wrote = writer.overflowed ? "tried to write more" : "wrote \(writer.offset)"
+        return EncodingError.invalidValue(
+            expected,
+            .init(
+                codingPath: [],
+                debugDescription: "Internal inconsistency: the size pass measured \(expected) bytes but the write pass \(wrote); nothing was written past the buffer."))
     }
 }
 

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import BinarySerialization
+
+/// The writer never writes past its buffer: when the write pass does not match the size pass,
+/// `Output.make` throws an `EncodingError` instead of returning (or overrunning) the buffer.
+@Suite struct ByteWriterTests {
+    @Test func exactWritesProduceTheBytes() throws {
+        let data = try Output.make(count: 8) { w in
+            w.varint(300)  // ac 02
+            w.byte(7)
+            w.littleEndian(UInt16(0x0102))  // 02 01
+            w.bigEndian(UInt16(0x0304))  // 03 04
+            w.string("z")  // 7a
+        }
+        #expect(Array(data) == [0xac, 0x02, 0x07, 0x02, 0x01, 0x03, 0x04, 0x7a])
+        #expect(try Output.make(count: 0) { _ in } == Data())
+    }
+
+    /// Each kind of write, one byte short of room.
+    static let overruns: [(String, @Sendable (inout ByteWriter) -> Void)] = [
+        ("byte", { w in w.byte(1); w.byte(2) }),
+        ("varint", { w in w.varint(UInt64.max) }),
+        ("littleEndian", { w in w.littleEndian(UInt64(1)) }),
+        ("bigEndian", { w in w.bigEndian(UInt32(1)) }),
+        ("bytes", { w in w.string("a string longer than the buffer") }),
+    ]
+
+    @Test(arguments: 0..<overruns.count)
+    func writingPastTheSizeThrows(_ i: Int) {
+        let (name, write) = Self.overruns[i]
+        let error = #expect(throws: EncodingError.self, "\(name)") {
+            try Output.make(count: 1) { w in
+                write(&w)
+                #expect(w.overflowed)
+                #expect(w.offset <= w.capacity)
+            }
+        }
+        guard case .invalidValue(_, let context) = error else {
+            Issue.record("expected invalidValue, got \(String(describing: error))")
+            return
+        }
+        #expect(context.debugDescription.contains("Internal inconsistency"))
+    }
+
+    @Test func writingLessThanTheSizeThrows() {
+        #expect(throws: EncodingError.self) { try Output.make(count: 4) { w in w.byte(1) } }
+        #expect(throws: EncodingError.self) { try Output.make(count: 0) { w in w.byte(1) } }
+    }
+}
