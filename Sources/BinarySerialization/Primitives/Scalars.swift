@@ -204,6 +204,7 @@ enum Scalars {
                 throw WireFormatError(.invalidBytes, "a Bool must be 0 or 1, found \(bytes[bad])", offset: r.offset + bad)
             }
             r.offset = r.end
+            if bytes.isEmpty { return .bool([]) }
             // Every byte is 0 or 1, which is exactly how a Bool is stored: copy them.
             return .bool([Bool](unsafeUninitializedCapacity: bytes.count) { out, initialized in
                 if let base = out.baseAddress, let source = bytes.baseAddress {
@@ -268,6 +269,9 @@ enum Scalars {
                 .invalidBytes, "\(r.remaining) bytes is not a whole number of \(width)-byte elements", offset: r.offset)
         }
         let count = r.remaining / width
+        // No empty array through `unsafeUninitializedCapacity`: it writes the count of the shared
+        // empty-array storage, a (benign) write that ThreadSanitizer reports across threads.
+        if count == 0 { return [] }
         let base = r.buffer
         let start = r.offset
         let result = [T](unsafeUninitializedCapacity: count) { out, initialized in

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Encodes `Encodable` values to a ``BinaryValue`` tree.
 ///
