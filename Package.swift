@@ -8,6 +8,9 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "TreeCodable",
+    // The oldest systems with the APIs the library uses: async sequences and `FileHandle`'s
+    // throwing reads and writes (macOS 10.15.4 and its siblings). Linux needs nothing more.
+    platforms: [.macOS("10.15.4"), .iOS("13.4"), .tvOS("13.4"), .watchOS("6.2"), .visionOS(.v1)],
     products: [
         .library(name: "TreeCoding", targets: ["TreeCoding"]),
         .library(name: "BinarySerialization", targets: ["BinarySerialization"]),

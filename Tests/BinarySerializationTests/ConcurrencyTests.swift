@@ -67,7 +67,16 @@ import BinarySerialization
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var count = 0
-        func add() { lock.withLock { count += 1 } }
-        var value: Int { lock.withLock { count } }
+        func add() { lock.locked { count += 1 } }
+        var value: Int { lock.locked { count } }
+    }
+}
+
+extension NSLock {
+    /// `withLock` for every platform the package supports (`NSLocking.withLock` needs macOS 14).
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
     }
 }

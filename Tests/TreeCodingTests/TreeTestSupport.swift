@@ -20,10 +20,10 @@ final class Recorder: @unchecked Sendable {
     static let key = CodingUserInfoKey(rawValue: "TreeCodingTests.Recorder")!
 
     func record(_ label: String, _ path: [any CodingKey]) {
-        lock.withLock { entries[label] = path.map(\.stringValue) }
+        lock.locked { entries[label] = path.map(\.stringValue) }
     }
 
-    subscript(label: String) -> [String]? { lock.withLock { entries[label] } }
+    subscript(label: String) -> [String]? { lock.locked { entries[label] } }
 
     static func from(_ userInfo: [CodingUserInfoKey: Any]) -> Recorder? { userInfo[key] as? Recorder }
 }
@@ -106,3 +106,12 @@ final class Derived: Base, Equatable {
 
 enum Level: Int, Codable { case low = 1, high = 2 }
 enum Color: String, Codable { case red, green }
+
+extension NSLock {
+    /// `withLock` for every platform the package supports (`NSLocking.withLock` needs macOS 14).
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}

@@ -18,6 +18,13 @@ public import Foundation
 /// threads; each call is atomic (an element is decoded while the lock is held, so its
 /// `init(from:)` must not call back into the same stream decoder).
 public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable {
+    /// Runs `body` holding the lock (`NSLocking.withLock` needs macOS 14 / iOS 17).
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
     // @unchecked: every stored property below is read and written only while `lock` is held.
     private let lock = NSLock()
     private var _decoder: BinaryDecoder
@@ -34,15 +41,15 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
 
     /// The decoder (and so the format and limits) used for each element.
     public var decoder: BinaryDecoder {
-        get { lock.withLock { _decoder } }
-        set { lock.withLock { _decoder = newValue } }
+        get { locked { _decoder } }
+        set { locked { _decoder = newValue } }
     }
 
     /// The number of elements decoded so far.
-    public var decodedCount: Int { lock.withLock { _decodedCount } }
+    public var decodedCount: Int { locked { _decodedCount } }
 
     /// Bytes received but not yet decoded.
-    public var bufferedByteCount: Int { lock.withLock { buffered } }
+    public var bufferedByteCount: Int { locked { buffered } }
 
     /// Whether bytes of an incomplete element are waiting for more input.
     public var hasPartialElement: Bool { bufferedByteCount > 0 }
@@ -51,7 +58,7 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
 
     /// Adds received bytes.
     public func add(_ data: Data) {
-        lock.withLock {
+        locked {
             compact()
             storage.append(contentsOf: data)
         }
@@ -59,7 +66,7 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
 
     /// Adds received bytes.
     public func add(_ bytes: [UInt8]) {
-        lock.withLock {
+        locked {
             compact()
             storage.append(contentsOf: bytes)
         }
@@ -72,7 +79,7 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
     /// - Returns: the number of bytes dropped, at most ``bufferedByteCount``.
     @discardableResult
     public func discardBytes(_ count: Int) -> Int {
-        lock.withLock {
+        locked {
             let dropped = min(max(count, 0), buffered)
             start += dropped
             awaitedCount = 0
@@ -98,7 +105,7 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
     /// - Throws: `DecodingError` if the buffered bytes are not a valid element; the bytes stay
     ///   buffered, so the same error comes again until ``discardBytes(_:)`` drops them.
     public func decodeElement() throws -> Element? {
-        try lock.withLock { try decodeLocked() }
+        try locked { try decodeLocked() }
     }
 
     private func decodeLocked() throws -> Element? {
@@ -131,7 +138,7 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
     /// - Throws: `DecodingError` at the first invalid element (the elements before it stay
     ///   decoded but are not returned; use ``decodeElementsUntilError()`` to keep them).
     public func decodeElements() throws -> [Element] {
-        try lock.withLock {
+        try locked {
             var out: [Element] = []
             while let e = try decodeLocked() { out.append(e) }
             return out
@@ -140,7 +147,7 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
 
     /// Decodes complete elements until the first error, and returns both.
     public func decodeElementsUntilError() -> (elements: [Element], error: (any Error)?) {
-        lock.withLock {
+        locked {
             var out: [Element] = []
             do {
                 while let e = try decodeLocked() { out.append(e) }
@@ -156,7 +163,7 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
     /// - Throws: `DecodingError.dataCorrupted` whose underlying error is an
     ///   ``IncompleteElementError`` saying how many elements were complete.
     public func finish() throws {
-        let (count, leftover) = lock.withLock { (_decodedCount, buffered) }
+        let (count, leftover) = locked { (_decodedCount, buffered) }
         guard leftover > 0 else { return }
         throw DecodingError.dataCorrupted(
             .init(

@@ -78,7 +78,9 @@ package struct ByteKeyedView {
         self.entries = entries
         for e in entries where e.intKey == Entry.stringKey && e.keyLength > 0 {
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[e.keyStart..<e.keyStart + e.keyLength])
-            if bytes.contains(where: { $0 >= 0x80 }), String(validating: bytes, as: UTF8.self) == nil {
+            // Decoding repairs invalid UTF-8 with U+FFFD, so the bytes come back different.
+            // (`String(validating:as:)` would say it directly, but needs macOS 15 / iOS 18.)
+            if bytes.contains(where: { $0 >= 0x80 }), !String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes) {
                 throw WireFormatError(.invalidBytes, "invalid UTF-8 in a string key", offset: e.keyStart)
             }
         }
