@@ -128,8 +128,8 @@ import BinarySerialization
         func encode(to encoder: any Encoder) throws {
             var c = encoder.unkeyedContainer()
             try c.encode(Leaky(stash: stash))
-            // The Leaky value is finished: writing into its containers now changes nothing
-            // already produced, and must not crash.
+            // The Leaky value is finished: a write into its containers now cannot reach the
+            // output, so the encoding run fails instead of dropping it.
             try stash.keyed?.encode(2, forKey: Key("late"))
             try stash.unkeyed?.encode(3)
             var again = stash.encoder?.container(keyedBy: Key.self)
@@ -140,9 +140,14 @@ import BinarySerialization
     @Test(arguments: formats)
     func containersUsedAfterTheirValueFinished(_ format: BinaryFormat) throws {
         let stash = Stash()
-        let data = try BinaryEncoder(format: format).encode(LateWriter(stash: stash))
-        #expect(!data.isEmpty)
-        // After the top-level call returned: still no crash.
+        let error = #expect(throws: EncodingError.self) { try BinaryEncoder(format: format).encode(LateWriter(stash: stash)) }
+        if case .invalidValue(_, let context) = error {
+            #expect(context.debugDescription.contains("after the value it belongs to was finished"))
+            #expect(context.codingPath.map(\.stringValue) == ["Index 0"])
+        }
+        // Without late writes the same values encode.
+        #expect(try !BinaryEncoder(format: format).encode([Leaky(stash: Stash())]).isEmpty)
+        // After the top-level call returned there is no output left to protect: no crash.
         try stash.keyed?.encode(5, forKey: Key("afterReturn"))
         try stash.unkeyed?.encode(6)
         var c = stash.encoder?.unkeyedContainer()

@@ -37,15 +37,31 @@ public struct TreeEncoder: EncodesToTree, Sendable {
     }
 }
 
-/// Options shared by every encoder of one encoding run.
-final class EncodingOptions: Sendable {
+/// Options shared by every encoder of one encoding run, and the run's late-write report.
+///
+/// `@unchecked Sendable`: an instance belongs to one run on one thread; the one mutable field
+/// is written only from that run's `encode(to:)` calls.
+final class EncodingOptions: @unchecked Sendable {
     let sortKeys: Bool
     let userInfo: [CodingUserInfoKey: any Sendable]
     let maximumDepth: Int
+    /// The first write into a container after its value was finished, with its path.
+    private(set) var lateWrite: ([any CodingKey], String)?
 
     init(sortKeys: Bool, userInfo: [CodingUserInfoKey: any Sendable], maximumDepth: Int) {
         self.sortKeys = sortKeys
         self.userInfo = userInfo
         self.maximumDepth = maximumDepth
+    }
+
+    func noteLateWrite(at path: [any CodingKey]) {
+        guard lateWrite == nil else { return }
+        lateWrite = (
+            path,
+            """
+            A value was encoded into a container after the value it belongs to was finished (a \
+            container kept past its encode(to:)); it cannot reach the output.
+            """
+        )
     }
 }

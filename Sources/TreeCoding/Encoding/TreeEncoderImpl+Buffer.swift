@@ -18,6 +18,7 @@ extension TreeEncoderImpl {
     @inline(__always)
     @discardableResult
     func setField(_ value: BinaryValue, for key: BinaryKey) -> Int {
+        if isFinished { noteLateWrite() }
         let bit = Self.filterBit(key)
         if keyFilter & bit != 0,
             let p = keyIndex?[key] ?? (keyIndex == nil ? fields.firstIndex { $0.key == key } : nil)
@@ -59,10 +60,24 @@ extension TreeEncoderImpl {
         pending.append((position, child))
     }
 
+    /// Appends an element of an unkeyed container.
+    @inline(__always)
+    func appendElement(_ value: BinaryValue) {
+        if isFinished { noteLateWrite() }
+        values.append(value)
+    }
+
+    /// A write into a container whose value was already folded into its parent: it cannot reach
+    /// the output, so the run fails instead of dropping it.
+    @inline(never)
+    func noteLateWrite() {
+        options.noteLateWrite(at: codingPath)
+    }
+
     /// Reserves the next element for a nested container or encoder whose content comes later.
     func appendPendingElement(_ child: TreeEncoderImpl) {
         pending.append((values.count, child))
-        values.append(.nil)
+        appendElement(.nil)
     }
 
     func finishKeyed() throws -> BinaryValue {

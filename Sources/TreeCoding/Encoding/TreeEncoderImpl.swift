@@ -19,6 +19,8 @@ final class TreeEncoderImpl: Encoder {
     let step: PathStep?
     let depth: Int
     @exclusivity(unchecked) var storage: Storage = .empty
+    /// Set once `finish()` folded this encoder's container into a value; later writes are errors.
+    @exclusivity(unchecked) var isFinished = false
     /// The first misuse of the container API (or other problem of the value); thrown by `finish()`.
     @exclusivity(unchecked) var misuse: String?
     let sortKeys: Bool
@@ -64,7 +66,11 @@ final class TreeEncoderImpl: Encoder {
 
     static func encodeRoot<T: Encodable>(_ value: T, options: EncodingOptions, throughEncodable: Bool) throws -> BinaryValue {
         let root = TreeEncoderImpl(options: options, parent: nil, step: nil, depth: 0)
-        return throughEncodable ? try root.encodeWithChild(value, step: nil) : try root.encodeValue(value, step: nil)
+        let tree = throughEncodable ? try root.encodeWithChild(value, step: nil) : try root.encodeValue(value, step: nil)
+        if let (path, message) = options.lateWrite {
+            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: path, debugDescription: message))
+        }
+        return tree
     }
 
     /// This encoder's position in the value.
@@ -179,6 +185,7 @@ final class TreeEncoderImpl: Encoder {
 
     /// Folds what was encoded into a value. Nothing encoded gives an empty keyed container.
     func finish(for value: @autoclosure () -> Any) throws -> BinaryValue {
+        defer { isFinished = true }
         if let misuse {
             throw EncodingError.invalidValue(
                 value(), EncodingError.Context(codingPath: codingPath, debugDescription: misuse))

@@ -11,30 +11,30 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     private var indexStep: PathStep { .index(buffer.values.count) }
 
-    mutating func encodeNil() throws { buffer.values.append(.nil) }
-    mutating func encode(_ value: Bool) throws { buffer.values.append(.bool(value)) }
-    mutating func encode(_ value: String) throws { buffer.values.append(.string(value)) }
-    mutating func encode(_ value: Double) throws { buffer.values.append(.double(value)) }
-    mutating func encode(_ value: Float) throws { buffer.values.append(.float(value)) }
-    mutating func encode(_ value: Int) throws { buffer.values.append(.int(value)) }
-    mutating func encode(_ value: Int8) throws { buffer.values.append(.int8(value)) }
-    mutating func encode(_ value: Int16) throws { buffer.values.append(.int16(value)) }
-    mutating func encode(_ value: Int32) throws { buffer.values.append(.int32(value)) }
-    mutating func encode(_ value: Int64) throws { buffer.values.append(.int64(value)) }
-    mutating func encode(_ value: UInt) throws { buffer.values.append(.uint(value)) }
-    mutating func encode(_ value: UInt8) throws { buffer.values.append(.uint8(value)) }
-    mutating func encode(_ value: UInt16) throws { buffer.values.append(.uint16(value)) }
-    mutating func encode(_ value: UInt32) throws { buffer.values.append(.uint32(value)) }
-    mutating func encode(_ value: UInt64) throws { buffer.values.append(.uint64(value)) }
+    mutating func encodeNil() throws { buffer.appendElement(.nil) }
+    mutating func encode(_ value: Bool) throws { buffer.appendElement(.bool(value)) }
+    mutating func encode(_ value: String) throws { buffer.appendElement(.string(value)) }
+    mutating func encode(_ value: Double) throws { buffer.appendElement(.double(value)) }
+    mutating func encode(_ value: Float) throws { buffer.appendElement(.float(value)) }
+    mutating func encode(_ value: Int) throws { buffer.appendElement(.int(value)) }
+    mutating func encode(_ value: Int8) throws { buffer.appendElement(.int8(value)) }
+    mutating func encode(_ value: Int16) throws { buffer.appendElement(.int16(value)) }
+    mutating func encode(_ value: Int32) throws { buffer.appendElement(.int32(value)) }
+    mutating func encode(_ value: Int64) throws { buffer.appendElement(.int64(value)) }
+    mutating func encode(_ value: UInt) throws { buffer.appendElement(.uint(value)) }
+    mutating func encode(_ value: UInt8) throws { buffer.appendElement(.uint8(value)) }
+    mutating func encode(_ value: UInt16) throws { buffer.appendElement(.uint16(value)) }
+    mutating func encode(_ value: UInt32) throws { buffer.appendElement(.uint32(value)) }
+    mutating func encode(_ value: UInt64) throws { buffer.appendElement(.uint64(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let step = indexStep
         if let path {
             let holder = TreeEncoderImpl(
                 options: encoder.options, parent: nil, basePath: path, step: nil, depth: max(encoder.depth, path.depth))
-            buffer.values.append(try holder.encodeValue(value, step: step))
+            buffer.appendElement(try holder.encodeValue(value, step: step))
         } else {
-            buffer.values.append(try encoder.encodeValue(value, step: step))
+            buffer.appendElement(try encoder.encodeValue(value, step: step))
         }
     }
 
@@ -69,6 +69,7 @@ struct TreeSingleValueEncodingContainer: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     private func store(_ value: BinaryValue) {
+        if encoder.isFinished { encoder.noteLateWrite() }
         switch encoder.storage {
         case .keyed, .unkeyed:
             // The misuse was noted when this container was handed out; keep the state consistent.
