@@ -104,7 +104,8 @@ struct Explainer {
                 if let match, f.wireType == nil || f.wireType == 2 {
                     typedValue(match.value, content: valueRange, prefixStart: keyEnd, label: childLabel, depth: depth &+ 1, topLevel: false)
                 } else if let match {
-                    dump.line(keyEnd..<valueRange.upperBound, childLabel + ": " + Self.treeText(match.value), depth: depth &+ 1)
+                    let size = " (\(HexDump.plural(valueRange.count, "byte")))"
+                    dump.line(keyEnd..<valueRange.upperBound, childLabel + ": " + Self.treeText(match.value) + size, depth: depth &+ 1)
                 } else {
                     untypedElement(valueRange, wireType: f.wireType, label: childLabel + " (not read by the type)", at: keyEnd, depth: depth &+ 1)
                 }
@@ -201,7 +202,7 @@ struct Explainer {
     static func leafMeaning(_ node: RawNode) -> String {
         guard case .bytes(_, let readings) = node.content else { return containerMeaning(node) }
         let size = "(\(HexDump.plural(node.byteCount, "byte")))"
-        if node.byteCount == 0 { return "empty " + size + alternativesText(node) }
+        if node.byteCount == 0 { return "empty (0 bytes: empty string, data, array or container)" }
         if readings.isEmpty { return "bytes " + size + alternativesText(node) }
         return readings.prefix(3).map(\.description).joined(separator: " | ") + " " + size + alternativesText(node)
     }

@@ -31,9 +31,13 @@ struct RawReader {
         let keyed = format == .v3 ? frameV3Keyed(range) : frameV2Keyed(range)
         let unkeyed = format == .v3 ? frameV3Unkeyed(range) : nil
         let choice = choose(range, keyed: keyed, unkeyed: unkeyed)
+        // Only framings with something in them are worth listing: every run of bytes can be
+        // an empty container when empty, and `01` is always an unkeyed container of one nil.
         var alternatives: [RawShape] = []
-        if let keyed, choice != .keyed(fieldCount: keyed.count) { alternatives.append(.keyed(fieldCount: keyed.count)) }
-        if let unkeyed, choice != .unkeyed(elementCount: unkeyed.count) {
+        if let keyed, !keyed.isEmpty, choice != .keyed(fieldCount: keyed.count) {
+            alternatives.append(.keyed(fieldCount: keyed.count))
+        }
+        if let unkeyed, unkeyed.contains(where: { ($0?.count ?? 0) > 0 }), choice != .unkeyed(elementCount: unkeyed.count) {
             alternatives.append(.unkeyed(elementCount: unkeyed.count))
         }
         if choice != .bytes {
@@ -59,16 +63,13 @@ struct RawReader {
 
     // MARK: - Guessing
 
-    /// Picks the shape to expand. Printable text stays text; a keyed container with readable string
-    /// keys wins; runs of one or two bytes are primitives; between an integer-keyed and an unkeyed
+    /// Picks the shape to expand. A keyed container with readable string keys wins; then printable
+    /// text stays text; runs of one or two bytes are primitives; between an integer-keyed and an unkeyed
     /// framing, ascending keys decide; an unkeyed framing of only empty or nil elements is a
     /// primitive (`00 00` is more likely two zeros than two empty strings).
     private func choose(_ range: Range<Int>, keyed: [Framed]?, unkeyed: [Range<Int>?]?) -> RawShape {
         let n = range.count
         guard n > 0 else { return .bytes }
-        if n >= 2, let text = String(validating: bytes[range], as: UTF8.self), RawText.isPrintable(text) {
-            return .bytes
-        }
         let keyedShape = RawShape.keyed(fieldCount: keyed?.count ?? 0)
         var stringKeys = false
         var readableKeys = true
@@ -85,6 +86,8 @@ struct RawReader {
             }
         }
         if keyed != nil, stringKeys, readableKeys { return keyedShape }
+        if keyed == nil, unkeyed == nil { return .bytes }
+        if n >= 2, isPrintableText(range) { return .bytes }
         if format == .v2 { return keyed != nil && readableKeys && n > 2 ? keyedShape : .bytes }
         guard n > 2 else { return .bytes }
         let unkeyedHasContent = unkeyed?.contains { ($0?.count ?? 0) > 0 } ?? false
@@ -93,6 +96,20 @@ struct RawReader {
         case (true, false): return keyedShape
         case (false, true): return .unkeyed(elementCount: unkeyed?.count ?? 0)
         case (false, false): return .bytes
+        }
+    }
+
+    /// Whether `range` is printable UTF-8 text. Decodes scalar by scalar and stops at the first
+    /// invalid or unprintable one, so container bytes are usually rejected after a few bytes.
+    private func isPrintableText(_ range: Range<Int>) -> Bool {
+        var iterator = bytes[range].makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let u): if !RawText.isPrintable(u) { return false }
+            case .emptyInput: return true
+            case .error: return false
+            }
         }
     }
 

@@ -174,11 +174,16 @@ enum RawVarint {
 enum RawText {
     /// Whether `s` looks like text a person wrote: no control characters except tab and newlines.
     static func isPrintable(_ s: String) -> Bool {
-        s.unicodeScalars.allSatisfy { u in
-            if u == "\t" || u == "\n" || u == "\r" { return true }
-            return !(u.value < 0x20 || (u.value >= 0x7f && u.value < 0xa0) || u.properties.generalCategory == .unassigned
-                || u.properties.generalCategory == .format && u.value != 0x200d)
-        }
+        s.unicodeScalars.allSatisfy(isPrintable)
+    }
+
+    /// Whether `u` is a printable scalar (or tab, newline, carriage return).
+    static func isPrintable(_ u: Unicode.Scalar) -> Bool {
+        if u == "\t" || u == "\n" || u == "\r" { return true }
+        if u.value < 0x20 || (u.value >= 0x7f && u.value < 0xa0) { return false }
+        if u.value < 0x7f { return true }
+        let category = u.properties.generalCategory
+        return category != .unassigned && (category != .format || u.value == 0x200d)
     }
 
     /// `s` in double quotes with escapes, cut after `limit` characters.
