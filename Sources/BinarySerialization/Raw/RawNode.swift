@@ -1,7 +1,7 @@
 /// A value read from bytes without its Swift type: containers where the bytes frame as
 /// containers, byte runs with their plausible readings everywhere else.
 ///
-/// ``BinaryDecoder/decodeRaw(from:)`` builds it. Because neither wire format records types, the
+/// `BinaryDecoder.decodeRaw(from:)` builds it. Because neither wire format records types, the
 /// shape is a guess; the guess never loses bytes: ``serialized()`` gives back exactly the input.
 /// Offsets are positions in the input that was read.
 public struct RawNode: Hashable, Sendable {

@@ -5,7 +5,7 @@ public enum RawReading: Hashable, Sendable, CustomStringConvertible {
     case text(String)
     /// One byte `00` or `01`.
     case bool(Bool)
-    /// One minimal varint: an unsigned integer, or a signed one after zig-zag (see ``zigZagged``).
+    /// One minimal varint: an unsigned integer, or a signed one after zig-zag (see ``zigZagged(_:)``).
     case varint(UInt64)
     /// One byte, as `UInt8` (or `Int8` through its bit pattern).
     case byte(UInt8)
