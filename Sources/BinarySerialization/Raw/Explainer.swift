@@ -91,7 +91,11 @@ struct Explainer {
             guard let framed else { return leafLine(&dump) }
             typedHeader(prefixStart, content, flags, label + ": keyed container (\(HexDump.plural(framed.count, "field")), \(HexDump.plural(body.count, "byte")))", depth)
             for f in framed {
-                let match = treeFields.first { Self.matches(f.key, $0.key) }
+                // Fields the type did not read are in the tree as `.unknown` (v3): explain them untyped.
+                let match = treeFields.first { field in
+                    if case .unknown = field.value { return false }
+                    return Self.matches(f.key, field.key)
+                }
                 let name = match.map { $0.key.stringValue }
                 let field = RawField(keyOffset: f.keyOffset, key: f.key, wireType: f.wireType, value: nil)
                 let keyEnd = f.keyOffset &+ Self.keySize(field)
