@@ -111,6 +111,7 @@ public struct DecodingLimits: Hashable, Sendable {
     /// length prefix throws instead of buffering without bound.
     public var maximumElementSize: Int = 256 << 20
 
+    /// Limits with the given maximum nesting depth and maximum stream element size in bytes.
     public init(maximumDepth: Int = 512, maximumElementSize: Int = 256 << 20) {
         self.maximumDepth = maximumDepth
         self.maximumElementSize = maximumElementSize

@@ -60,12 +60,12 @@ public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
         try serialize(treeEncoder.encodeTree(value), sorted: true)
     }
 
-    /// Encodes `value` to an inspectable tree (the first stage of ``encode(_:)``).
+    /// Encodes `value` to an inspectable tree (the first stage of `encode(_:)`).
     public func encodeTree<T: Encodable>(_ value: T) throws -> BinaryValue {
         try treeEncoder.encodeTree(value)
     }
 
-    /// Serializes a tree (the second stage of ``encode(_:)``): `encode(tree: encodeTree(v))`
+    /// Serializes a tree (the second stage of `encode(_:)`): `encode(tree: encodeTree(v))`
     /// equals `encode(v)`. With ``sortKeysDuringEncoding``, keyed containers are sorted first.
     public func encode(tree: BinaryValue) throws -> Data {
         try serialize(tree, sorted: false)

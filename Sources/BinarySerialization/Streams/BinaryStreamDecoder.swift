@@ -275,6 +275,7 @@ public struct IncompleteElementError: Error, Hashable, Sendable, CustomStringCon
     /// Bytes of the incomplete element that were present.
     public let leftoverBytes: Int
 
+    /// The counts of complete elements and leftover bytes, as a sentence.
     public var description: String {
         "the input ends inside an element, after \(completeElements) complete elements (\(leftoverBytes) bytes left over)"
     }

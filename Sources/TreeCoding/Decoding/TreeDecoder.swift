@@ -7,6 +7,7 @@ public struct TreeDecoder: DecodesFromTree, Sendable {
     /// The deepest nesting of containers accepted; deeper input throws `DecodingError.dataCorrupted`.
     public var maximumDepth: Int = 512
 
+    /// A tree decoder with empty `userInfo` and the default depth limit.
     public init() {}
 
     /// Decodes a value of `type` from `tree`.

@@ -16,6 +16,7 @@ public struct TreeEncoder: EncodesToTree, Sendable {
     /// The deepest nesting of containers accepted; deeper values throw `EncodingError.invalidValue`.
     public var maximumDepth: Int = 512
 
+    /// A tree encoder that keeps fields in encoding order, with empty `userInfo` and the default depth limit.
     public init() {}
 
     /// Encodes `value` to a tree.
