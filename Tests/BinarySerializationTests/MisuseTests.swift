@@ -162,6 +162,10 @@ import BinarySerialization
         var single: (any SingleValueDecodingContainer)?
         var superDecoder: (any Decoder)?
         var decoder: (any Decoder)?
+
+        func clear() {
+            (keyed, unkeyed, single, superDecoder, decoder) = (nil, nil, nil, nil, nil)
+        }
     }
 
     static let stashKey = CodingUserInfoKey(rawValue: "stash")!
@@ -211,6 +215,7 @@ import BinarySerialization
         #expect(throws: DecodingError.self) { try stash.superDecoder?.container(keyedBy: Key.self) }
         #expect(throws: DecodingError.self) { try stash.decoder?.unkeyedContainer() }
         #expect(throws: DecodingError.self) { try stash.decoder?.singleValueContainer() }
+        stash.clear()  // the stash and the decoder's userInfo hold each other
     }
 
     /// A tree owns its values: containers kept past `decode(fromTree:)` go on working.
@@ -221,6 +226,7 @@ import BinarySerialization
         decoder.userInfo[Self.stashKey] = stash
         #expect(try decoder.decode(Keeper.self, fromTree: tree).text == "Hello")
         #expect(try stash.keyed?.decode(String.self, forKey: Key("text")) == "Hello")
+        stash.clear()
     }
 
     // MARK: Decoding: container requests in every order
