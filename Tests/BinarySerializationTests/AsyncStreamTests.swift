@@ -56,7 +56,7 @@ import BinarySerialization
     @Test(arguments: formats, [1, 2, 3, 42, 2024] as [UInt64])
     func randomChunksFromAProducerTask(_ format: BinaryFormat, _ seed: UInt64) async throws {
         let bytes = try Self.encoded(format)
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var chunks: [[UInt8]] = []
         var i = 0
         while i < bytes.count {
@@ -303,19 +303,6 @@ import BinarySerialization
         try await writer.close()
         let read = try await Self.collect(BinaryAsyncFileDecoder<String>(fileAt: url))
         #expect(read.sorted() == values.sorted())
-    }
-}
-
-/// SplitMix64: a small seeded generator, so random chunkings are reproducible.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

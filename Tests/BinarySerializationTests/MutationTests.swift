@@ -25,19 +25,6 @@ import BinarySerialization
     /// At most this many failures are reported per vector and format (all are counted).
     static let reportedFailuresPerVector = 5
 
-    /// SplitMix64 (Steele, Lea, Flood 2014): a tiny, fast PRNG with a fixed seed.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A stable seed (FNV-1a of the name and format): `Hasher` is randomly seeded per process.
     static func seed(_ name: String, _ format: BinaryFormat) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325

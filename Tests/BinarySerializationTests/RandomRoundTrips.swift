@@ -129,3 +129,6 @@ func roundTripFailures<T: Codable & Equatable>(
     }
     return failures
 }
+
+/// The corpus generator's SplitMix64 serves every seeded test (mutations, chunkings, shuffles).
+extension SplitMix64: RandomNumberGenerator {}

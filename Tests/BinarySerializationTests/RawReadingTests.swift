@@ -45,7 +45,7 @@ import BinarySerialization
 
     @Test(arguments: [BinaryFormat.v3, .v2])
     func mutatedVectorsReadBackLosslessly(_ format: BinaryFormat) {
-        var rng = MutationTests.SplitMix64(seed: 0x5EED_0000_0000_0003 &+ (format == .v3 ? 0 : 1))
+        var rng = SplitMix64(seed: 0x5EED_0000_0000_0003 &+ (format == .v3 ? 0 : 1))
         for v in Self.vectors(format) where !v.bytes.isEmpty {
             for round in 0..<12 {
                 var b = v.bytes
