@@ -13,6 +13,8 @@ import Foundation
 private func register<T: Codable & Equatable>(_ payload: String, _ value: T, scale: Int) {
     let configuration = Benchmark.Configuration(
         metrics: [.mallocCountTotal, .wallClock, .throughput],
+        timeUnits: .nanoseconds,
+        units: [.mallocCountTotal: .count],
         scalingFactor: .one,
         maxDuration: .seconds(2),
         maxIterations: scale)
