@@ -1,9 +1,12 @@
 // The measured operations of each payload, built after a round-trip check of every coder.
+import BenchSupport
 import BinarySerialization
 import Foundation
 
 enum Direction: String {
     case encode, decode
+    /// Bytes of one format to bytes of the other: compared with a decode plus an encode.
+    case transcode
 }
 
 /// One (payload, operation, coder) cell of the table.
@@ -24,6 +27,8 @@ struct Case {
 let allCaseIDs = [
     "v3.encode", "v3.decode", "v2.encode", "v2.decode",
     "tree.encodeTree", "v3.encode(tree:)", "v2.encode(tree:)", "tree.decode(fromTree:)",
+    "v3.decodeTree", "v2.decodeTree", "v2→v3.transcode",
+    "floor.encode", "floor.decode",
     "json.encode", "json.decode", "plist.encode", "plist.decode",
     "hand.encode", "hand.decode",
 ]
@@ -35,8 +40,17 @@ struct BuildOptions {
     var skipV2 = false
     /// Raised container depth limits (P5), else the library defaults.
     var maximumDepth: Int?
+    /// Include Foundation's binary property lists.
+    var plist = false
+    /// Build only these cases (the smoke check); all when nil.
+    var subset: Set<String>?
 
-    func wants(_ id: String) -> Bool { only == nil || only == id }
+    func wants(_ id: String) -> Bool {
+        if let only { return only == id }
+        if id.hasPrefix("plist.") && !plist { return false }
+        if let subset { return subset.contains(id) }
+        return true
+    }
 }
 
 struct BenchFailure: Error, CustomStringConvertible {
@@ -123,7 +137,7 @@ func buildCases<T: Codable & Equatable>(
     var v2Data: Data?
     var v2EncodeNote: String?
     var v2DecodeNote: String?
-    if !options.skipV2 && (options.wants("v2.encode") || options.wants("v2.decode") || options.wants("v2.encode(tree:)")) {
+    if !options.skipV2 && ["v2.encode", "v2.decode", "v2.encode(tree:)", "v2.decodeTree", "v2→v3.transcode"].contains(where: options.wants) {
         do {
             v2Data = try v2Encoder.encode(value)
         } catch {
@@ -181,6 +195,66 @@ func buildCases<T: Codable & Equatable>(
         cases.append(Case(id: "tree.decode(fromTree:)", coder: "TreeCodable tree", operation: "decode(fromTree:)",
                           direction: .decode, size: v3Size,
                           body: { blackHole(try decoder.decode(T.self, fromTree: tree)) }))
+    }
+
+    // decodeTree (bytes -> tree shaped by the type) and the transcoder built on it.
+    do {
+        guard try decoder.decodeTree(T.self, from: v3Data) == tree else {
+            throw BenchFailure(description: "\(payload): v3 decodeTree(from: encode(x)) != encodeTree(x)")
+        }
+    } catch let failure as BenchFailure {
+        throw failure
+    } catch {
+        throw BenchFailure(description: "\(payload): v3 decodeTree failed: \(reason(error))")
+    }
+    if options.wants("v3.decodeTree") {
+        cases.append(Case(id: "v3.decodeTree", coder: v3Coder, operation: "decodeTree", direction: .decode,
+                          size: v3Size, body: { blackHole(try decoder.decodeTree(T.self, from: v3Data)) }))
+    }
+    if !options.skipV2, let data = v2Data, v2DecodeNote == nil {
+        if options.wants("v2.decodeTree") {
+            cases.append(Case(id: "v2.decodeTree", coder: v2Coder, operation: "decodeTree", direction: .decode,
+                              size: data.count, body: { blackHole(try v2Decoder.decodeTree(T.self, from: data)) }))
+        }
+        var configuredTranscoder = BinaryTranscoder(from: .v2, to: .v3)
+        configuredTranscoder.decoder = v2Decoder
+        configuredTranscoder.encoder = encoder
+        let transcoder = configuredTranscoder
+        do {
+            guard try transcoder.transcode(T.self, from: data) == v3Data else {
+                throw BenchFailure(description: "\(payload): transcode(v2 -> v3) != v3 encode(x)")
+            }
+        } catch let failure as BenchFailure {
+            throw failure
+        } catch {
+            throw BenchFailure(description: "\(payload): transcode(v2 -> v3) failed: \(reason(error))")
+        }
+        if options.wants("v2→v3.transcode") {
+            cases.append(Case(id: "v2→v3.transcode", coder: "BinaryTranscoder v2→v3", operation: "transcode",
+                              direction: .transcode, size: data.count,
+                              body: { blackHole(try transcoder.transcode(T.self, from: data)) }))
+        }
+    }
+
+    // The floor: Codable with nothing else (Floor.swift). It must round-trip.
+    if options.wants("floor.encode") || options.wants("floor.decode") {
+        let bytes: [UInt8]
+        do {
+            bytes = try Floor.encode(value)
+            guard try Floor.decode(T.self, from: bytes) == value else { throw mismatch("floor") }
+        } catch let failure as BenchFailure {
+            throw failure
+        } catch {
+            throw BenchFailure(description: "\(payload): floor coder failed: \(error)")
+        }
+        if options.wants("floor.encode") {
+            cases.append(Case(id: "floor.encode", coder: "floor", operation: "encode", direction: .encode,
+                              size: bytes.count, body: { blackHole(try Floor.encode(value)) }))
+        }
+        if options.wants("floor.decode") {
+            cases.append(Case(id: "floor.decode", coder: "floor", operation: "decode", direction: .decode,
+                              size: bytes.count, body: { blackHole(try Floor.decode(T.self, from: bytes)) }))
+        }
     }
 
     // Foundation.

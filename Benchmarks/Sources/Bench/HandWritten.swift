@@ -4,6 +4,7 @@
 // Float/Double, one byte per Bool, length-prefixed UTF-8 strings) into a `[UInt8]` allocated
 // once at an upper bound of the size, and read them back with a bounds check before every read.
 // No Codable, no tree, no keys: what a careful programmer would write by hand for one type.
+import BenchSupport
 import Foundation
 
 struct HandError: Error, CustomStringConvertible {

@@ -1,11 +1,14 @@
-// Bench: TreeCodable against Foundation's JSON and property-list coders and hand-written code.
+// Bench: TreeCodable against the Codable floor (Floor.swift), Foundation's JSON coder and
+// hand-written code, all timed interleaved in the same run.
 //
-//   swift run -c release --package-path Benchmarks Bench [--quick] [--no-v2]
+//   swift run -c release --package-path Benchmarks Bench [--quick] [--no-v2] [--plist]
 //                                                         [--alloc-table FILE] [FILTER]
+//   Bench --smoke                      P2 only; exits 1 if v3 encode or decode takes > 3× the floor
 //   Bench --list                       payload, case and valgrind iteration counts (for allocs.sh)
 //   Bench --allocs PAYLOAD CASE K      run exactly K iterations of one case (under valgrind)
 //
 // Prints a Markdown table on stdout; progress goes to stderr.
+import BenchSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -13,12 +16,16 @@ import Glibc
 #endif
 
 let usage = """
-    usage: Bench [--quick] [--no-v2] [--alloc-table FILE] [FILTER]
+    usage: Bench [--quick] [--no-v2] [--plist] [--alloc-table FILE] [FILTER]
+           Bench --smoke [--max-ratio R]
            Bench --list
            Bench --allocs PAYLOAD CASE ITERATIONS
 
       --quick              few, short samples: a smoke run (about 10 s)
       --no-v2              leave out the v2 rows
+      --plist              add Foundation's binary property-list coder
+      --smoke              CI guard: time P2 v3 encode/decode and the floor coder together;
+                           exit 1 if TreeCodable takes more than R (default 3) times the floor
       --alloc-table FILE   fill the allocations column from FILE (written by allocs.sh)
       FILTER               run only payloads whose name contains FILTER (case-insensitive)
       --list               print "payload<TAB>case<TAB>k1<TAB>k2" for every case
@@ -38,6 +45,9 @@ func progress(_ message: String) {
 
 var quick = false
 var skipV2 = false
+var plist = false
+var smoke = false
+var smokeMaxRatio = 3.0
 var allocTablePath: String?
 var filter: String?
 var listMode = false
@@ -50,6 +60,12 @@ do {
         switch arg {
         case "--quick": quick = true
         case "--no-v2": skipV2 = true
+        case "--plist": plist = true
+        case "--smoke": smoke = true
+        case "--max-ratio":
+            guard let r = args.first.flatMap(Double.init), r > 0 else { fail("--max-ratio needs a positive number") }
+            smokeMaxRatio = r
+            args.removeFirst()
         case "--list": listMode = true
         case "--alloc-table":
             guard !args.isEmpty else { fail("--alloc-table needs a file") }
@@ -104,6 +120,39 @@ if let request = allocsRequest {
     exit(status)
 }
 
+// MARK: - --smoke
+
+if smoke {
+    // A gross-regression guard for CI: the four cases timed interleaved, so a loaded machine
+    // slows them alike; the ratio, not the time, is checked.
+    guard let spec = specs.first(where: { $0.name == "P2-records-1000" }) else { fail("no P2 payload") }
+    var failed = false
+    onBigStack {
+        do {
+            let ids: Set = ["v3.encode", "v3.decode", "floor.encode", "floor.decode"]
+            let cases = try spec.build(BuildOptions(skipV2: true, subset: ids))
+            let smokeConfig = RunConfig(
+                sampleNanoseconds: 5_000_000, samples: 15, budgetNanoseconds: 200_000_000, minimumSamples: 9)
+            let timings = try measureTogether(smokeConfig, cases.map { $0.body! })
+            var byID: [String: Double] = [:]
+            for (c, t) in zip(cases, timings) { byID[c.id] = t.median }
+            for direction in ["encode", "decode"] {
+                guard let ours = byID["v3.\(direction)"], let floor = byID["floor.\(direction)"] else {
+                    fail("smoke: missing \(direction) timings")
+                }
+                let ratio = ours / floor
+                let ok = ratio <= smokeMaxRatio
+                if !ok { failed = true }
+                print(String(format: "smoke: P2 v3 %@ %@/op, floor %@/op, ratio %.2f× (limit %.2f×) %@",
+                             direction, formatTime(ours), formatTime(floor), ratio, smokeMaxRatio, ok ? "ok" : "FAIL"))
+            }
+        } catch {
+            fail("smoke: \(error)")
+        }
+    }
+    exit(failed ? 1 : 0)
+}
+
 // MARK: - Allocation table (from allocs.sh)
 
 /// "payload|case" -> allocations per op (text as written by the script).
@@ -140,7 +189,7 @@ onBigStack {
         progress("\(spec.name): checking round trips")
         var cases: [Case]
         do {
-            cases = try spec.build(BuildOptions(skipV2: skipV2))
+            cases = try spec.build(BuildOptions(skipV2: skipV2, plist: plist))
         } catch {
             fail("correctness check failed, aborting. \(error)")
         }
@@ -180,8 +229,19 @@ func median(_ payload: String, _ id: String) -> Double? {
     row(payload, id)?.timing?.median
 }
 
+/// The baseline time a row is compared with: the same direction, or decode + encode for a transcode.
+func baseline(_ payload: String, _ prefix: String, _ direction: Direction) -> Double? {
+    switch direction {
+    case .encode, .decode:
+        return median(payload, "\(prefix).\(direction.rawValue)")
+    case .transcode:
+        guard let d = median(payload, "\(prefix).decode"), let e = median(payload, "\(prefix).encode") else { return nil }
+        return d + e
+    }
+}
+
 var lines: [String] = []
-lines.append("| payload | operation | coder | median time/op | ops/s | MB/s | vs JSON | vs hand-written | size (bytes) | allocs/op | spread |")
+lines.append("| payload | operation | coder | median time/op | ops/s | MB/s | ÷ floor | vs JSON | size (bytes) | allocs/op | spread |")
 lines.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 var notes: [String] = []
 for r in rows {
@@ -193,30 +253,45 @@ for r in rows {
         continue
     }
     let opsPerSecond = 1e9 / t.median
-    // encodeTree and decode(fromTree:) touch no bytes: no MB/s, and no ratio to a whole coder.
+    // encodeTree and decode(fromTree:) touch no bytes: no MB/s.
     let treeOnly = r.c.id.hasPrefix("tree.")
     let mbps = treeOnly ? "–" : r.c.size.map { formatMBps(Double($0) * opsPerSecond) } ?? "–"
-    let json = treeOnly ? "–" : median(r.payload, "json.\(r.c.direction.rawValue)").map { formatRatio($0 / t.median) } ?? "–"
-    let hand = treeOnly ? "–" : median(r.payload, "hand.\(r.c.direction.rawValue)").map { formatRatio($0 / t.median) } ?? "–"
+    let floor = r.c.id.hasPrefix("floor.") ? "1.00×" : baseline(r.payload, "floor", r.c.direction).map { formatRatio(t.median / $0) } ?? "–"
+    let json = baseline(r.payload, "json", r.c.direction).map { formatRatio($0 / t.median) } ?? "–"
     let spread = String(format: "±%.0f%%", t.spread * 100)
     lines.append(
-        "| \(r.payload) | \(r.c.operation) | \(r.c.coder) | \(formatTime(t.median)) | \(formatRate(opsPerSecond)) | \(mbps) | \(json) | \(hand) | \(size) | \(allocs) | \(spread) |")
+        "| \(r.payload) | \(r.c.operation) | \(r.c.coder) | \(formatTime(t.median)) | \(formatRate(opsPerSecond)) | \(mbps) | \(floor) | \(json) | \(size) | \(allocs) | \(spread) |")
 }
 
 print("## Results (\(quick ? "quick" : "full") mode)\n")
 print(lines.joined(separator: "\n"))
 print("""
 
-    vs JSON = JSON time / this time for the same direction (> 1: faster than JSON); \
-    vs hand-written = hand-written time / this time (> 0.5: within 2× of the hand-written limit). \
-    MB/s = the coder's own encoded size (the size column) × ops/s / 10⁶; encode(tree:) uses the size \
-    of the bytes of its format; encodeTree and decode(fromTree:) touch no bytes (size column: the v3 size, \
-    for reference) and get no MB/s or ratios. spread = half the interquartile range \
-    of the samples, relative to the median.
+    ÷ floor = this time / the floor coder's time in the same direction (1.00× = the cost of \
+    Codable alone; a transcode is compared with floor decode + floor encode). vs JSON = JSON time / \
+    this time (> 1: faster than JSON; a transcode against JSON decode + encode). MB/s = the coder's own \
+    bytes (the size column; the input for decodeTree and transcode) × ops/s / 10⁶; encodeTree and \
+    decode(fromTree:) touch no bytes (size column: the v3 size, for reference). spread = half the \
+    interquartile range of the samples, relative to the median.
     """)
 if !notes.isEmpty {
     print("\nn/a:")
     for note in notes { print("- \(note)") }
+}
+
+// MARK: - Summary: TreeCodable ÷ floor
+
+print("\n## TreeCodable ÷ floor\n")
+print("| payload | v3 encode | v3 decode | v2 encode | v2 decode | floor encode | floor decode |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for spec in selected {
+    let fe = median(spec.name, "floor.encode")
+    let fd = median(spec.name, "floor.decode")
+    func cell(_ id: String, _ base: Double?) -> String {
+        guard let t = median(spec.name, id), let base else { return "–" }
+        return formatRatio(t / base)
+    }
+    print("| \(spec.name) | \(cell("v3.encode", fe)) | \(cell("v3.decode", fd)) | \(cell("v2.encode", fe)) | \(cell("v2.decode", fd)) | \(fe.map(formatTime) ?? "–") | \(fd.map(formatTime) ?? "–") |")
 }
 
 // MARK: - P5 per-node cost
@@ -237,84 +312,4 @@ if !p5.isEmpty {
     }
 }
 
-// MARK: - Targets
-
-struct TargetResult {
-    var target: String
-    var format: String
-    var measured: String
-    var met: String
-}
-
-var targets: [TargetResult] = []
-
-/// A ratio target: `baseline time / our time >= minimum` (or > when `strict`).
-func ratioTarget(
-    _ label: String, payload: String, format: String, op: String, baseline: String, minimum: Double,
-    strict: Bool = false, describe: (Double) -> String
-) {
-    let ours = median(payload, "\(format).\(op)")
-    let base = median(payload, "\(baseline).\(op)")
-    let oursRow = row(payload, "\(format).\(op)")
-    let baseRow = row(payload, "\(baseline).\(op)")
-    if oursRow == nil && baseRow == nil {
-        targets.append(TargetResult(target: label, format: format, measured: "not run", met: "–"))
-        return
-    }
-    guard let ours, let base else {
-        let missing = ours == nil ? "\(format) \(op) n/a" : "\(baseline) \(op) n/a"
-        targets.append(TargetResult(target: label, format: format, measured: missing, met: "n/a"))
-        return
-    }
-    let r = base / ours
-    let met = strict ? r > minimum : r >= minimum
-    targets.append(TargetResult(target: label, format: format, measured: describe(r), met: met ? "met" : "NOT met"))
-}
-
-let formats = skipV2 ? ["v3"] : ["v3", "v2"]
-for format in formats {
-    for payload in ["P1-message-stringkeys", "P1-message-intkeys"] {
-        for op in ["encode", "decode"] {
-            ratioTarget("P1 \(payload.dropFirst(11)) \(op) ≥ 5× JSON", payload: payload, format: format, op: op,
-                        baseline: "json", minimum: 5) { "\(formatRatio($0)) JSON" }
-        }
-    }
-    ratioTarget("P2 encode ≥ 8× JSONEncoder", payload: "P2-records-1000", format: format, op: "encode",
-                baseline: "json", minimum: 8) { "\(formatRatio($0)) JSON" }
-    ratioTarget("P2 decode ≥ 6× JSONDecoder", payload: "P2-records-1000", format: format, op: "decode",
-                baseline: "json", minimum: 6) { "\(formatRatio($0)) JSON" }
-    for payload in ["P3-ints-100k", "P3-doubles-100k", "P3-bools-100k"] {
-        for op in ["encode", "decode"] {
-            ratioTarget("\(payload) \(op) within 2× of hand-written", payload: payload, format: format, op: op,
-                        baseline: "hand", minimum: 0.5) { "time = \(formatRatio(1 / $0)) hand-written" }
-        }
-    }
-    for payload in ["P4-dictionary-1000", "P4-strings-10k", "P5-depth-50", "P5-depth-1000", "P5-depth-10000"] {
-        for op in ["encode", "decode"] {
-            ratioTarget("\(payload) \(op) faster than JSON", payload: payload, format: format, op: op,
-                        baseline: "json", minimum: 1, strict: true) { "\(formatRatio($0)) JSON" }
-        }
-    }
-    for op in ["encode", "decode"] {
-        let label = "P5 \(op) per-node cost, depth 10,000 ≤ 1.5× depth 50"
-        if let deep = median("P5-depth-10000", "\(format).\(op)"), let shallow = median("P5-depth-50", "\(format).\(op)") {
-            let r = (deep / 10_000) / (shallow / 50)
-            targets.append(TargetResult(
-                target: label, format: format,
-                measured: "\(formatTime(deep / 10_000)) vs \(formatTime(shallow / 50)) per node (\(formatRatio(r)))",
-                met: r <= 1.5 ? "met" : "NOT met"))
-        } else if row("P5-depth-10000", "\(format).\(op)") == nil || row("P5-depth-50", "\(format).\(op)") == nil {
-            targets.append(TargetResult(target: label, format: format, measured: "not run", met: "–"))
-        } else {
-            targets.append(TargetResult(target: label, format: format, measured: "\(format) \(op) n/a", met: "n/a"))
-        }
-    }
-}
-
-print("\n## Targets\n")
-print("| target | format | measured | result |")
-print("|---|---|---|---|")
-for t in targets {
-    print("| \(t.target) | \(t.format) | \(t.measured) | \(t.met) |")
-}
 print(String(format: "\n(%@ mode; %d payloads, %d rows, %.0f s)", quick ? "quick" : "full", selected.count, rows.count, totalSeconds))

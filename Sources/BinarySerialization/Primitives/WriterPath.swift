@@ -11,13 +11,15 @@ enum WriterPath {
         BinaryKey(stringValue: "Index \(index)", intValue: index)
     }
 
-    /// Runs `body`; an `EncodingError` it throws gets `key` prepended to its coding path.
+    /// Runs `body`; an `EncodingError` it throws gets `key` prepended to its coding path. The key
+    /// is only built on that path (an element's `"Index n"` string would otherwise cost more than
+    /// writing a short element).
     @inline(__always)
-    static func under<T>(_ key: BinaryKey, _ body: () throws -> T) throws -> T {
+    static func under<T>(_ key: @autoclosure () -> BinaryKey, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as EncodingError {
-            throw prepending(key, to: error)
+            throw prepending(key(), to: error)
         }
     }
 

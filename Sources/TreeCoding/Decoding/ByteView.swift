@@ -96,6 +96,9 @@ package struct ByteKeyedView {
         } else {
             index = nil
             guard entries.count > 1 else { return }
+            // Common case: integer keys written in ascending order (synthesized `CodingKeys`
+            // numbered in declaration order) cannot repeat; one pass tells.
+            if Self.strictlyAscendingIntKeys(entries) { return }
             for i in 1..<entries.count {
                 for j in 0..<i where Self.sameKey(entries[i], entries[j], buffer) {
                     throw WireFormatError(
@@ -103,6 +106,24 @@ package struct ByteKeyedView {
                         offset: entries[i].keyStart)
                 }
             }
+        }
+    }
+
+    /// Whether every key is an integer key, each greater than the one before.
+    @inline(__always)
+    private static func strictlyAscendingIntKeys(_ entries: [Entry]) -> Bool {
+        entries.withUnsafeBufferPointer { e in
+            var previous = e[0].intKey
+            if previous == Entry.stringKey { return false }
+            var i = 1
+            while i < e.count {
+                let key = e[i].intKey
+                // `stringKey` is `Int.min`, so a string key is never greater than its predecessor.
+                if key <= previous { return false }
+                previous = key
+                i += 1
+            }
+            return true
         }
     }
 
@@ -129,12 +150,14 @@ package struct ByteKeyedView {
 
     func position(intKey: Int) -> Int? {
         if let index { return index[BinaryKey(intValue: intKey)] }
-        var p = 0
-        while p < entries.count {
-            if entries[p].intKey == intKey { return p }
-            p += 1
+        return entries.withUnsafeBufferPointer { e -> Int? in
+            var p = 0
+            while p < e.count {
+                if e[p].intKey == intKey { return p }
+                p += 1
+            }
+            return nil
         }
-        return nil
     }
 
     func position(name: String) -> Int? {

@@ -1,14 +1,15 @@
-// The benchmark payloads: deterministic values built from a seeded PRNG.
+// The benchmark payloads: deterministic values built from a seeded PRNG. They live in their own
+// module, apart from the library and from the coders that time them, as a user's types would.
 
 // MARK: - Seeded PRNG
 
 /// SplitMix64: tiny, fast, and fully determined by its seed (no system randomness anywhere).
-struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -54,17 +55,29 @@ private func pow10(_ e: Double) -> Double {
 // MARK: - P1: a small message
 
 /// P1 with the synthesized String coding keys.
-struct MessageStringKeys: Codable, Equatable {
-    var sender: String
-    var isRead: Bool
-    var unreadCount: Int
+public struct MessageStringKeys: Codable, Equatable {
+    public var sender: String
+    public var isRead: Bool
+    public var unreadCount: Int
+
+    public init(sender: String, isRead: Bool, unreadCount: Int) {
+        self.sender = sender
+        self.isRead = isRead
+        self.unreadCount = unreadCount
+    }
 }
 
 /// P1 with integer coding keys.
-struct MessageIntKeys: Codable, Equatable {
-    var sender: String
-    var isRead: Bool
-    var unreadCount: Int
+public struct MessageIntKeys: Codable, Equatable {
+    public var sender: String
+    public var isRead: Bool
+    public var unreadCount: Int
+
+    public init(sender: String, isRead: Bool, unreadCount: Int) {
+        self.sender = sender
+        self.isRead = isRead
+        self.unreadCount = unreadCount
+    }
 
     enum CodingKeys: Int, CodingKey {
         case sender = 1
@@ -75,9 +88,14 @@ struct MessageIntKeys: Codable, Equatable {
 
 // MARK: - P2: records of mixed fields
 
-struct Point: Codable, Equatable {
-    var x: Int32
-    var y: Int32
+public struct Point: Codable, Equatable {
+    public var x: Int32
+    public var y: Int32
+
+    public init(x: Int32, y: Int32) {
+        self.x = x
+        self.y = y
+    }
 
     enum CodingKeys: Int, CodingKey {
         case x = 1
@@ -86,17 +104,30 @@ struct Point: Codable, Equatable {
 }
 
 /// Ten fields of mixed types, integer keys.
-struct Record: Codable, Equatable {
-    var id: Int
-    var count: Int32
-    var flags: UInt8
-    var score: Double
-    var ratio: Float
-    var isActive: Bool
-    var name: String
-    var note: String?
-    var tags: [Int]
-    var position: Point
+public struct Record: Codable, Equatable {
+    public var id: Int
+    public var count: Int32
+    public var flags: UInt8
+    public var score: Double
+    public var ratio: Float
+    public var isActive: Bool
+    public var name: String
+    public var note: String?
+    public var tags: [Int]
+    public var position: Point
+
+    public init(id: Int, count: Int32, flags: UInt8, score: Double, ratio: Float, isActive: Bool, name: String, note: String?, tags: [Int], position: Point) {
+        self.id = id
+        self.count = count
+        self.flags = flags
+        self.score = score
+        self.ratio = ratio
+        self.isActive = isActive
+        self.name = name
+        self.note = note
+        self.tags = tags
+        self.position = position
+    }
 
     enum CodingKeys: Int, CodingKey {
         case id = 1
@@ -116,23 +147,28 @@ struct Record: Codable, Equatable {
 
 /// A linked chain of nodes: `child` holds zero or one node, so a value of depth `d` nests
 /// `2·d` containers (a keyed container per node, an unkeyed one per `child`).
-struct Node: Codable, Equatable {
-    var value: Int
-    var child: [Node]
+public struct Node: Codable, Equatable {
+    public var value: Int
+    public var child: [Node]
+
+    public init(value: Int, child: [Node]) {
+        self.value = value
+        self.child = child
+    }
 }
 
 // MARK: - Generators
 
-enum Generate {
-    static func messageStringKeys() -> MessageStringKeys {
+public enum Generate {
+    public static func messageStringKeys() -> MessageStringKeys {
         MessageStringKeys(sender: "Alice Wonderland", isRead: false, unreadCount: 42)
     }
 
-    static func messageIntKeys() -> MessageIntKeys {
+    public static func messageIntKeys() -> MessageIntKeys {
         MessageIntKeys(sender: "Alice Wonderland", isRead: false, unreadCount: 42)
     }
 
-    static func records(count: Int, seed: UInt64 = 2) -> [Record] {
+    public static func records(count: Int, seed: UInt64 = 2) -> [Record] {
         var rng = SplitMix64(seed: seed)
         return (0..<count).map { i in
             Record(
@@ -151,22 +187,22 @@ enum Generate {
         }
     }
 
-    static func ints(count: Int, seed: UInt64 = 3) -> [Int] {
+    public static func ints(count: Int, seed: UInt64 = 3) -> [Int] {
         var rng = SplitMix64(seed: seed)
         return (0..<count).map { _ in rng.mixedInt() }
     }
 
-    static func doubles(count: Int, seed: UInt64 = 4) -> [Double] {
+    public static func doubles(count: Int, seed: UInt64 = 4) -> [Double] {
         var rng = SplitMix64(seed: seed)
         return (0..<count).map { _ in rng.mixedDouble() }
     }
 
-    static func bools(count: Int, seed: UInt64 = 5) -> [Bool] {
+    public static func bools(count: Int, seed: UInt64 = 5) -> [Bool] {
         var rng = SplitMix64(seed: seed)
         return (0..<count).map { _ in rng.next() & 1 == 0 }
     }
 
-    static func dictionary(count: Int, seed: UInt64 = 6) -> [String: Int] {
+    public static func dictionary(count: Int, seed: UInt64 = 6) -> [String: Int] {
         var rng = SplitMix64(seed: seed)
         var result: [String: Int] = [:]
         result.reserveCapacity(count)
@@ -178,13 +214,13 @@ enum Generate {
         return result
     }
 
-    static func strings(count: Int, seed: UInt64 = 7) -> [String] {
+    public static func strings(count: Int, seed: UInt64 = 7) -> [String] {
         var rng = SplitMix64(seed: seed)
         return (0..<count).map { _ in rng.shortString(min: 3, max: 12) }
     }
 
     /// A chain of `depth` nodes, built iteratively (innermost first).
-    static func chain(depth: Int) -> Node {
+    public static func chain(depth: Int) -> Node {
         var node = Node(value: depth - 1, child: [])
         if depth > 1 {
             for level in stride(from: depth - 2, through: 0, by: -1) {
