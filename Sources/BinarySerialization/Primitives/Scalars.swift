@@ -164,13 +164,7 @@ enum Scalars {
         case .float: return .float(Float(bitPattern: try r.bigEndian(UInt32.self)))
         case .double: return .double(Double(bitPattern: try r.bigEndian(UInt64.self)))
         case .string:
-            let start = r.offset
-            let bytes = UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<r.end])
-            guard let s = validUTF8String(bytes) else {
-                throw WireFormatError(.invalidBytes, "invalid UTF-8 in a string", offset: start)
-            }
-            r.offset = r.end
-            return .string(s)
+            return .string(try readString(&r))
         case .data:
             let bytes = UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<r.end])
             r.offset = r.end
@@ -360,6 +354,20 @@ enum Scalars {
     }
 }
 
+extension Scalars {
+    /// The rest of `r` as a UTF-8 string.
+    @inline(__always)
+    static func readString(_ r: inout ByteReader) throws -> String {
+        let start = r.offset
+        let bytes = UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<r.end])
+        guard let s = validUTF8String(bytes) else {
+            throw WireFormatError(.invalidBytes, "invalid UTF-8 in a string", offset: start)
+        }
+        r.offset = r.end
+        return s
+    }
+}
+
 /// The string spelled by `bytes`, or nil if they are not valid UTF-8.
 ///
 /// `String(validating:as:)` is generic over the input and instantiates the metadata of
@@ -372,9 +380,10 @@ enum Scalars {
 func validUTF8String(_ bytes: UnsafeRawBufferPointer) -> String? {
     bytes.withMemoryRebound(to: UInt8.self) { units -> String? in
         var string = String(decoding: units, as: UTF8.self)
-        let unchanged = string.withUTF8 { utf8 in
-            utf8.count == units.count
-                && (units.isEmpty || memcmp(utf8.baseAddress!, units.baseAddress!, units.count) == 0)
+        let unchanged = string.withUTF8 { utf8 -> Bool in
+            guard utf8.count == units.count else { return false }
+            guard let a = utf8.baseAddress, let b = units.baseAddress else { return true }  // both empty
+            return memcmp(a, b, units.count) == 0
         }
         return unchanged ? string : nil
     }

@@ -261,6 +261,10 @@ package protocol ByteFormat: AnyObject, Sendable {
     func finishContent(_ node: ByteNode, _ content: ByteNode) throws
     func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue
     func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray
+    /// An unkeyed container of strings read in one loop, or `nil` where the format has no such
+    /// path (the caller then reads element by element). An error names the element's index in
+    /// its `key`.
+    func decodeStringArray(_ node: inout ByteNode) throws -> [String]?
 
     /// The number of elements of the container (all of them, read or not), `nil` if unknown.
     /// `counts`, when given, holds the counts of this decoding run for the format to reuse.

@@ -81,6 +81,13 @@ extension UnkeyedLeafElement {
     static func decodeArray(
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> [Self] {
+        try decodeElements(from: &node, impl: impl, parent: parent, step: step)
+    }
+
+    /// Element by element through the unkeyed view.
+    static func decodeElements(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> [Self] {
         let format = impl.format
         var view = try node.unkeyedView(format, elementHint: nil)
         var out: [Self] = []
@@ -99,7 +106,25 @@ extension UnkeyedLeafElement {
     }
 }
 
-extension String: UnkeyedLeafElement {}
+extension String: UnkeyedLeafElement {
+    /// Bytes the format can read in one loop take that path; everything else (trees, v2, decodeTree)
+    /// goes element by element.
+    static func decodeArray(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> [String] {
+        if case .bytes(var bytes) = node, let format = impl.format {
+            let strings: [String]?
+            do { strings = try format.decodeStringArray(&bytes) } catch {
+                throw impl.decodingError(error, [String].self, parent.appending(step).path)
+            }
+            if let strings {
+                node = .bytes(bytes)
+                return strings
+            }
+        }
+        return try decodeElements(from: &node, impl: impl, parent: parent, step: step)
+    }
+}
 extension Data: UnkeyedLeafElement {}
 
 /// Dictionary keys that `Dictionary`'s `Codable` stores in a keyed container.

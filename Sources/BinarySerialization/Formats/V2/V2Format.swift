@@ -285,6 +285,9 @@ final class V2Format: ByteFormat {
         return try Scalars.readPacked(kind, from: &r)
     }
 
+    /// v2 strings in an unkeyed container are read element by element.
+    func decodeStringArray(_ node: inout ByteNode) throws -> [String]? { nil }
+
     // MARK: Unkeyed containers: elements back to back, after an optional nil index set
 
     private func atNil(_ view: ByteUnkeyedView) -> Bool {
