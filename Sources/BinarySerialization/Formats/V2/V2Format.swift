@@ -142,27 +142,32 @@ final class V2Format: ByteFormat {
     func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?) throws -> ByteUnkeyedView {
         let (start, end) = try delimitedRange(&node, "an unkeyed container")
         var r = ByteReader(buffer: node.buffer, offset: start, end: end)
-        var nils: [Int] = []
-        if nilIndexSets {
-            let countAt = r.offset
-            let count = try r.varint()
-            guard count <= UInt64(r.remaining) else {
-                throw WireFormatError(.truncated, "a nil index set of \(count) entries exceeds the data", offset: countAt)
-            }
-            for _ in 0..<Int(count) {
-                let at = r.offset
-                let i = try r.varint()
-                guard i <= UInt64(Int32.max), nils.last.map({ UInt64($0) < i }) ?? true else {
-                    throw WireFormatError(.invalidBytes, "nil index \(i) is out of order or too large", offset: at)
-                }
-                nils.append(Int(i))
-            }
-        }
+        let nils = nilIndexSets ? try Self.nilIndexSet(&r) : []
         var view = ByteUnkeyedView(buffer: node.buffer, offset: r.offset, end: end)
         view.cursor = ByteCursor(offset: r.offset, end: end)
         view.nilIndices = nils
         view.elementHint = elementHint
         return view
+    }
+
+    /// The indices written with `encodeNil()`, ascending, that start an unkeyed container when
+    /// `prependNilIndexSetForUnkeyedContainers` is on: a count, then the indices.
+    private static func nilIndexSet(_ r: inout ByteReader) throws -> [Int] {
+        let countAt = r.offset
+        let count = try r.varint()
+        guard count <= UInt64(r.remaining) else {
+            throw WireFormatError(.truncated, "a nil index set of \(count) entries exceeds the data", offset: countAt)
+        }
+        var nils: [Int] = []
+        for _ in 0..<Int(count) {
+            let at = r.offset
+            let i = try r.varint()
+            guard i <= UInt64(Int32.max), nils.last.map({ UInt64($0) < i }) ?? true else {
+                throw WireFormatError(.invalidBytes, "nil index \(i) is out of order or too large", offset: at)
+            }
+            nils.append(Int(i))
+        }
+        return nils
     }
 
     /// v2 writes nothing for a single-value container: the content is the node itself.
@@ -285,8 +290,32 @@ final class V2Format: ByteFormat {
         return try Scalars.readPacked(kind, from: &r)
     }
 
-    /// v2 strings in an unkeyed container are read element by element.
-    func decodeStringArray(_ node: inout ByteNode) throws -> [String]? { nil }
+    /// `[String]`: after the nil index set (if the option is on; a string array has no nils),
+    /// each element is `varint(length)` and the UTF-8 bytes, read in one loop.
+    func decodeStringArray(_ node: inout ByteNode) throws -> [String]? {
+        let (start, end) = try delimitedRange(&node, "[String]")
+        var r = ByteReader(buffer: node.buffer, offset: start, end: end)
+        if nilIndexSets, let index = try Self.nilIndexSet(&r).first {
+            var error = WireFormatError(.valueNotFound, "expected String, found nil", offset: start)
+            error.key = BinaryKey(stringValue: "Index \(index)", intValue: index)
+            throw error
+        }
+        var out: [String] = []
+        var index = 0
+        while !r.isAtEnd {
+            do {
+                let length = try r.length("a String")
+                var content = ByteReader(buffer: node.buffer, offset: r.offset, end: r.offset + length)
+                out.append(try Scalars.readString(&content))
+                r.offset = content.offset
+            } catch var error as WireFormatError {
+                error.key = BinaryKey(stringValue: "Index \(index)", intValue: index)
+                throw error
+            }
+            index &+= 1
+        }
+        return out
+    }
 
     // MARK: Unkeyed containers: elements back to back, after an optional nil index set
 

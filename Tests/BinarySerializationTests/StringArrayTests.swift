@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import BinarySerialization
+
+/// `[String]` is read in one loop by each format; the loop gives the element-by-element path's
+/// answers: values, and errors that name the element.
+@Suite struct StringArrayTests {
+    static let values: [[String]] = [[], [""], ["a", "", "é", "😀", String(repeating: "x", count: 300)]]
+
+    @Test(arguments: [BinaryFormat.v3, .v2], [false, true])
+    func stringArraysMatchTheElementPath(_ format: BinaryFormat, _ nilIndexSets: Bool) throws {
+        guard format == .v2 || !nilIndexSets else { return }
+        var encoder = BinaryEncoder(format: format)
+        encoder.prependNilIndexSetForUnkeyedContainers = nilIndexSets
+        var decoder = BinaryDecoder(format: format)
+        decoder.prependNilIndexSetForUnkeyedContainers = nilIndexSets
+        for value in Self.values {
+            let data = try encoder.encode(value)
+            #expect(try decoder.decode([String].self, from: data) == value)
+            // decodeTree takes the element path: the same value back.
+            #expect(try decoder.decode([String].self, fromTree: decoder.decodeTree([String].self, from: data)) == value)
+            #expect(try decoder.decode([[String]].self, from: encoder.encode([value, value])) == [value, value])
+        }
+    }
+
+    @Test func errorsNameTheElement() throws {
+        // v3: "a", then invalid UTF-8 (c3 28), then a nil element.
+        let v3 = BinaryDecoder()
+        let badUTF8 = #expect(throws: DecodingError.self) { try v3.decode([String].self, from: bytes("02 61  04 c3 28")) }
+        #expect(badUTF8?.pathStrings == ["Index 1"])
+        let nilElement = #expect(throws: DecodingError.self) { try v3.decode([String].self, from: bytes("02 61  01")) }
+        #expect(nilElement?.caseName == "valueNotFound" && nilElement?.pathStrings == ["Index 1"])
+        let truncated = #expect(throws: DecodingError.self) { try v3.decode([String].self, from: bytes("02 61  08 61")) }
+        #expect(truncated?.pathStrings == ["Index 1"])
+        // v2: length-prefixed elements; with nil index sets, a nil is named by its index.
+        let v2 = BinaryDecoder(format: .v2)
+        let v2Bad = #expect(throws: DecodingError.self) { try v2.decode([String].self, from: bytes("01 61  02 c3 28")) }
+        #expect(v2Bad?.pathStrings == ["Index 1"])
+        var sets = BinaryDecoder(format: .v2)
+        sets.prependNilIndexSetForUnkeyedContainers = true
+        let v2Nil = #expect(throws: DecodingError.self) { try sets.decode([String].self, from: bytes("01 01  01 61")) }
+        #expect(v2Nil?.caseName == "valueNotFound" && v2Nil?.pathStrings == ["Index 1"])
+    }
+}
