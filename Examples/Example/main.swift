@@ -1,7 +1,7 @@
+import BinarySerialization
 // The main job of TreeCodable, end to end:
 // encode -> look at the tree -> bytes -> transcode legacy data -> decode.
 import Foundation
-import BinarySerialization
 
 struct Message: Codable, Equatable {
     var sender: String
@@ -20,7 +20,7 @@ func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joine
 
 do {
     // 1. Encode to an inspectable tree.
-    var encoder = BinaryEncoder()          // format .v3
+    var encoder = BinaryEncoder()  // format .v3
     encoder.sortKeysDuringEncoding = true
     var tree = try encoder.encodeTree(message)
     print("1. The tree of the message:\n\(tree)\n")

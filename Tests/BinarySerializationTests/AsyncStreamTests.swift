@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// Decoding streams from asynchronous sequences, and reading and writing files from async code.
 @Suite struct AsyncStreamTests {
@@ -47,7 +47,8 @@ import BinarySerialization
             let chunks = [Array(bytes[..<cut]), Array(bytes[cut...])]
             let fromArrays = try await Self.collect(decoder.elements(of: Message.self, from: Self.chunkStream(chunks)))
             #expect(fromArrays == Self.messages, "\(format) split at \(cut)")
-            let fromData = try await Self.collect(decoder.elements(of: Message.self, from: Self.chunkStream(chunks.map { Data($0) })))
+            let fromData = try await Self.collect(
+                decoder.elements(of: Message.self, from: Self.chunkStream(chunks.map { Data($0) })))
             #expect(fromData == Self.messages, "\(format) split at \(cut), Data")
         }
     }
@@ -82,7 +83,8 @@ import BinarySerialization
     @Test(arguments: formats)
     func byteByByte(_ format: BinaryFormat) async throws {
         let bytes = try Self.encoded(format)
-        let decoded = try await Self.collect(BinaryDecoder(format: format).elements(of: Message.self, from: Self.chunkStream(bytes)))
+        let decoded = try await Self.collect(
+            BinaryDecoder(format: format).elements(of: Message.self, from: Self.chunkStream(bytes)))
         #expect(decoded == Self.messages)
     }
 
@@ -118,7 +120,9 @@ import BinarySerialization
             let input = head + last.prefix(cut)
             var decoded: [Message] = []
             do {
-                for try await m in BinaryDecoder(format: format).elements(of: Message.self, from: Self.chunkStream([input])) {
+                for try await m in BinaryDecoder(format: format).elements(
+                    of: Message.self, from: Self.chunkStream([input]))
+                {
                     decoded.append(m)
                 }
                 Issue.record("\(format) cut \(cut): a truncated element must not end the stream quietly")
@@ -276,7 +280,8 @@ import BinarySerialization
         let encoder = BinaryEncoder()
         let decoder = BinaryDecoder()
         let messages = Self.messages
-        let chunks = Self.chunkStream(try messages.map { try BinaryStreamEncoder<Message>(encoder: encoder).encode($0) })
+        let chunks = Self.chunkStream(
+            try messages.map { try BinaryStreamEncoder<Message>(encoder: encoder).encode($0) })
         var seen: [Message] = []
         func handle(_ message: Message) { seen.append(message) }
 

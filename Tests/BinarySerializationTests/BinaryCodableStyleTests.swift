@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 // Code written the way BinaryCodable's README and its users write it: it must compile and pass
 // unchanged against this library.
@@ -68,7 +68,10 @@ private struct ChatMessage: Codable, Equatable {
     }
 
     @Test func sortingThroughUserInfo() throws {
-        struct Pair: Codable { var z = 1; var a = 2 }
+        struct Pair: Codable {
+            var z = 1
+            var a = 2
+        }
         var encoder = BinaryEncoder()
         encoder.userInfo[BinaryEncoder.userInfoSortKey] = true
         var sorted = BinaryEncoder()
@@ -90,6 +93,7 @@ private struct ChatMessage: Codable, Equatable {
     @Test func packedArraysAreTheirPlainBytes() throws {
         struct Plain: Codable { var values: [Int32] }
         struct Marked: Codable { @Packed var values: [Int32] }
-        #expect(try BinaryEncoder.encode(Marked(values: [1, -1, 300])) == BinaryEncoder.encode(Plain(values: [1, -1, 300])))
+        #expect(
+            try BinaryEncoder.encode(Marked(values: [1, -1, 300])) == BinaryEncoder.encode(Plain(values: [1, -1, 300])))
     }
 }

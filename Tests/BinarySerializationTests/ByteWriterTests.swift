@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BinarySerialization
 
 /// The writer never writes past its buffer: when the write pass does not match the size pass,
@@ -19,7 +20,13 @@ import Testing
 
     /// Each kind of write, one byte short of room.
     static let overruns: [(String, @Sendable (inout ByteWriter) -> Void)] = [
-        ("byte", { w in w.byte(1); w.byte(2) }),
+        (
+            "byte",
+            { w in
+                w.byte(1)
+                w.byte(2)
+            }
+        ),
         ("varint", { w in w.varint(UInt64.max) }),
         ("littleEndian", { w in w.littleEndian(UInt64(1)) }),
         ("bigEndian", { w in w.bigEndian(UInt32(1)) }),

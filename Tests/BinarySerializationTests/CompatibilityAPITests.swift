@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 // The public API that BinaryCodable users call, beyond the project's own names.
 
@@ -96,7 +96,7 @@ private struct Pair: Codable, Equatable {
     /// A length prefix of Int.max bytes, allowed by the limit: the end offset overflows.
     static let hugeV3Element: [UInt8] = [
         0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,  // length Int.max (nine-byte varint)
-        0x01,                                                  // one byte of it
+        0x01,  // one byte of it
     ]
     /// The same for v2: a String of Int.max bytes (a protobuf varint of 2^63 - 1).
     static let hugeV2Element: [UInt8] = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x01]
@@ -141,7 +141,10 @@ private struct Pair: Codable, Equatable {
         let writer = try BinaryFileEncoder<String>(fileAt: url, encoder: BinaryEncoder(format: format))
         try writer.write(contentsOf: ["a", "bc"])
         try writer.close()
-        try FileHandle(forWritingTo: url).run { try $0.seekToEnd(); try $0.write(contentsOf: Data([0x08, 0x41])) }
+        try FileHandle(forWritingTo: url).run {
+            try $0.seekToEnd()
+            try $0.write(contentsOf: Data([0x08, 0x41]))
+        }
 
         let reader = try BinaryFileDecoder<String>(fileAt: url, decoder: BinaryDecoder(format: format))
         let (elements, error) = reader.readElementsUntilError()
@@ -151,7 +154,8 @@ private struct Pair: Codable, Equatable {
         try reader.close()
         #expect(try reader.readElement() == nil)
 
-        let whole = try BinaryFileDecoder<String>(fileAt: url, decoder: BinaryDecoder(format: format), skipsTruncatedLastElement: true)
+        let whole = try BinaryFileDecoder<String>(
+            fileAt: url, decoder: BinaryDecoder(format: format), skipsTruncatedLastElement: true)
         let all = whole.readElementsUntilError()
         #expect(all.elements == ["a", "bc"] && all.error == nil)
         let plain = try BinaryFileDecoder<String>(fileAt: url, decoder: BinaryDecoder(format: format))

@@ -1,7 +1,7 @@
+import BinarySerialization
 import Dispatch
 import Foundation
 import Testing
-import BinarySerialization
 
 /// The coders are `Sendable`: one encoder and one decoder shared by many threads give every
 /// thread the right bytes and values. CI runs this suite under ThreadSanitizer.

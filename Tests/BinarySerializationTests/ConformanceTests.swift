@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// Acceptance 1 of the core and legacy issues: every reference vector that the reference itself
 /// could read back, encoded and decoded by us.

@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// Acceptance 3: output is deterministic. Without sorting, keys come out in the order the value's
 /// `encode(to:)` wrote them; with sorting, in key order; either way the same value gives the same
@@ -18,7 +18,8 @@ import BinarySerialization
     static let zam = ZAM(z: 1, a: "x", m: true)
 
     @Test func unsortedKeysKeepInsertionOrder() throws {
-        let golden = bytes("""
+        let golden = bytes(
+            """
             03 7a  // key "z" (1 << 1 | 1)
             02 02  // length 1, zz(1) = 2
             03 61  // key "a"
@@ -38,7 +39,8 @@ import BinarySerialization
     }
 
     @Test func sortedKeysAreAlphabetical() throws {
-        let golden = bytes("""
+        let golden = bytes(
+            """
             03 61  02 78  // "a": "x"
             03 6d  02 01  // "m": true
             03 7a  02 02  // "z": 1
@@ -103,7 +105,8 @@ import BinarySerialization
     /// Sorting makes a several-entry dictionary process independent too.
     @Test func sortedGoldenIsProcessIndependent() throws {
         let value = Profile(name: "Ann", id: 300, tags: ["x", ""], scores: ["b": -1, "a": 64], ratio: 0.5)
-        let golden = bytes("""
+        let golden = bytes(
+            """
             05 69 64                 // key "id" (2 << 1 | 1)
             04 ac 02                 // length 2, varint 300 = 0x12c: 0x2c | 0x80, 0x12c >> 7 = 2
             09 6e 61 6d 65           // key "name"
@@ -128,7 +131,8 @@ import BinarySerialization
     /// collection with several elements.
     @Test func unsortedGoldenIsProcessIndependent() throws {
         let value = Profile(name: "Ann", id: 300, tags: ["x", ""], scores: ["a": 64], ratio: 0.5)
-        let golden = bytes("""
+        let golden = bytes(
+            """
             09 6e 61 6d 65  06 41 6e 6e        // "name": "Ann"
             05 69 64  04 ac 02                 // "id": 300
             09 74 61 67 73  06 02 78 00        // "tags": ["x", ""]
@@ -144,7 +148,8 @@ import BinarySerialization
     /// value with each other and by their decimal string with string keys.
     @Test func sortedMixedDictionaryGolden() throws {
         let value: [String: Int] = ["b": 2, "10": 3, "a": 1, "9": 4]
-        let golden = bytes("""
+        let golden = bytes(
+            """
             12 02 08   // int key 9 (9 << 1 = 0x12), length 1, zz(4) = 8
             14 02 06   // int key 10, length 1, zz(3) = 6
             03 61 02 02  // "a": 1
@@ -161,8 +166,14 @@ import BinarySerialization
         struct Key: CodingKey {
             var stringValue: String
             var intValue: Int?
-            init(stringValue: String) { self.stringValue = stringValue; intValue = Int(stringValue) }
-            init?(intValue: Int) { self.stringValue = String(intValue); self.intValue = intValue }
+            init(stringValue: String) {
+                self.stringValue = stringValue
+                intValue = Int(stringValue)
+            }
+            init?(intValue: Int) {
+                self.stringValue = String(intValue)
+                self.intValue = intValue
+            }
         }
         let entries: [(String, Int)]
         func encode(to encoder: any Encoder) throws {
@@ -177,7 +188,8 @@ import BinarySerialization
     /// which changes with the hash seed of the process).
     @Test func sortedOrderDoesNotDependOnInsertionOrder() throws {
         let encoder = v3Encoder(sorted: true)
-        let golden = bytes("""
+        let golden = bytes(
+            """
             05 31 61  02 06   // "1a": 3 (not a decimal integer: a string key)
             04  02 02         // int key 2: 1
             14  02 04         // int key 10: 2

@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// The rules the random differential run against BinaryCodable found broken, each checked over
 /// several shapes, with the reference's bytes where they are known.
@@ -53,12 +53,17 @@ import BinarySerialization
         let data = try e.encode(value)
         if let hex { #expect(spacedHex(data) == spacedHex(bytes(hex)), sourceLocation: sourceLocation) }
         #expect(try d.decode(T.self, from: data) == value, "decode", sourceLocation: sourceLocation)
-        #expect(try d.decode(T.self, fromTree: e.encodeTree(value)) == value, "decode(fromTree:)", sourceLocation: sourceLocation)
-        #expect(try e.encode(tree: d.decodeTree(T.self, from: data)) == data, "decodeTree", sourceLocation: sourceLocation)
+        #expect(
+            try d.decode(T.self, fromTree: e.encodeTree(value)) == value, "decode(fromTree:)",
+            sourceLocation: sourceLocation)
+        #expect(
+            try e.encode(tree: d.decodeTree(T.self, from: data)) == data, "decodeTree", sourceLocation: sourceLocation)
         let other: BinaryFormat = format == .v3 ? .v2 : .v3
         var t = BinaryTranscoder(from: format, to: other)
         t.encoder.sortKeysDuringEncoding = true
-        #expect(try t.transcode(T.self, from: data) == encoder(other).encode(value), "transcode", sourceLocation: sourceLocation)
+        #expect(
+            try t.transcode(T.self, from: data) == encoder(other).encode(value), "transcode",
+            sourceLocation: sourceLocation)
     }
 
     // MARK: v3 1: a present nil inside T?? anywhere keyed
@@ -80,7 +85,8 @@ import BinarySerialization
         }
         try Self.roundTrip(Optional(Empty()), format, format == .v3 ? "00" : "01 00")
         try Self.roundTrip([Empty(), Empty()], format, "00 00")
-        try Self.roundTrip(EmptyFields(a: Empty(), b: Empty(), c: .some(.some(Empty())), d: [Empty()], e: ["x": Empty()]), format)
+        try Self.roundTrip(
+            EmptyFields(a: Empty(), b: Empty(), c: .some(.some(Empty())), d: [Empty()], e: ["x": Empty()]), format)
         try Self.roundTrip(EmptyFields(a: Empty(), b: nil, c: nil, d: [], e: [:]), format)
         try Self.roundTrip([Optional(Empty()), nil], format)
         try Self.roundTrip(Assoc.empty(Empty()), format)
@@ -94,7 +100,9 @@ import BinarySerialization
             let error = #expect(throws: EncodingError.self) { try Self.encoder(format).encode(dict) }
             if case .invalidValue(_, let context) = error {
                 let keys = dict.keys.sorted()
-                #expect(context.debugDescription.contains("\"\(keys[0])\"") && context.debugDescription.contains("\"\(keys[1])\""))
+                #expect(
+                    context.debugDescription.contains("\"\(keys[0])\"")
+                        && context.debugDescription.contains("\"\(keys[1])\""))
             }
         }
         // A string key stored as an integer comes back in its canonical form.
@@ -138,7 +146,8 @@ import BinarySerialization
         var d = BinaryDecoder(format: .v2)
         d.prependNilIndexSetForUnkeyedContainers = true
         let rows: [(any Codable, String)] = [
-            (Optional([Int]()), "01 01 00"), ([Set<Int>()], "00 01 00"), ([Double](), "00"), ([Int8(1), -1], "00 01 ff"),
+            (Optional([Int]()), "01 01 00"), ([Set<Int>()], "00 01 00"), ([Double](), "00"),
+            ([Int8(1), -1], "00 01 ff"),
             ([[Int]]([[], [2]]), "00 01 00 02 00 04"),
         ]
         for (value, hex) in rows {
@@ -159,7 +168,9 @@ import BinarySerialization
     @Test func v2DoubleOptionalFieldIsLeftOut() throws {
         let value = DoubleOptionalField(b: .some(nil))
         #expect(try Self.encoder(.v2).encode(value).isEmpty)  // as 2.0.3
-        #expect(try BinaryDecoder(format: .v2).decode(DoubleOptionalField.self, from: Data()) == DoubleOptionalField(b: nil))
+        #expect(
+            try BinaryDecoder(format: .v2).decode(DoubleOptionalField.self, from: Data()) == DoubleOptionalField(b: nil)
+        )
         try Self.roundTrip(DoubleOptionalField(b: .some("x")), .v2, "1a 62 03 01 01 78")
         try Self.roundTrip(value, .v3)  // v3 keeps it
     }
@@ -190,7 +201,10 @@ import BinarySerialization
             try BinaryTranscoder(from: .v2, to: .v3).transcode([Int: String].self, from: data)
         }
         if case .invalidValue(_, let context) = error { #expect(context.codingPath.map(\.intValue) == [-5]) }
-        #expect(try BinaryDecoder(format: .v2).decode([Int: Int].self, from: bytes("f0 ff ff ff ff ff ff ff ff 10")) == [-1: 8])
+        #expect(
+            try BinaryDecoder(format: .v2).decode([Int: Int].self, from: bytes("f0 ff ff ff ff ff ff ff ff 10")) == [
+                -1: 8
+            ])
     }
 
     // MARK: Key order depends only on the keys
@@ -199,7 +213,8 @@ import BinarySerialization
         // Composed and decomposed accents, emoji and ASCII; no two canonically equivalent (Swift's
         // `String` and `Dictionary` treat such a pair as one key).
         let keys = [
-            "e\u{301}", "\u{e9}x", "\u{e9}y\u{301}", "e", "E", "😀", "👍🏽", "a", "ab", "\u{c4}c", "A\u{308}", "z", "10", "2",
+            "e\u{301}", "\u{e9}x", "\u{e9}y\u{301}", "e", "E", "😀", "👍🏽", "a", "ab", "\u{c4}c", "A\u{308}", "z", "10",
+            "2",
             "super",
         ]
         var outputs: Set<Data> = []
@@ -219,17 +234,22 @@ import BinarySerialization
                 let sorted = try BinaryDecoder(format: format).decodeTree([String: Int].self, from: data)
                 if case .keyed(let fields) = sorted {
                     let names = fields.keys.map(\.stringValue)
-                    #expect(names.map { Array($0.utf8) } == names.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) })
+                    #expect(
+                        names.map { Array($0.utf8) }
+                            == names.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) })
                 }
                 if format == .v3 { outputs.insert(data) }
             }
         }
         // Only the values (insertion positions) differ between runs; compare keys only.
         #expect(outputs.count > 1)
-        let keyOrders = Set(try outputs.map { data -> [String] in
-            guard case .keyed(let f) = try BinaryDecoder().decodeTree([String: Int].self, from: data) else { return [] }
-            return f.keys.map(\.stringValue)
-        })
+        let keyOrders = Set(
+            try outputs.map { data -> [String] in
+                guard case .keyed(let f) = try BinaryDecoder().decodeTree([String: Int].self, from: data) else {
+                    return []
+                }
+                return f.keys.map(\.stringValue)
+            })
         #expect(keyOrders.count == 1)
         // A dictionary value encodes the same whatever its internal order.
         var dict: [String: Int] = [:]

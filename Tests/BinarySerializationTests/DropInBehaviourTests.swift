@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// Behaviours BinaryCodable users rely on (the drop-in issue), each with the bytes BinaryCodable
 /// writes where bytes matter, in both formats where both apply.
@@ -42,7 +42,9 @@ import BinarySerialization
         for value in [DoubleOpt<[Int]>(opt: .some(nil)), DoubleOpt<[Int]>(opt: [1, 2]), DoubleOpt<[Int]>(opt: nil)] {
             #expect(try d.decode(DoubleOpt<[Int]>.self, from: e.encode(value)) == value)
         }
-        for value in [TripleOpt(opt: .some(nil)), TripleOpt(opt: .some(.some(nil))), TripleOpt(opt: 3), TripleOpt(opt: nil)] {
+        for value in [
+            TripleOpt(opt: .some(nil)), TripleOpt(opt: .some(.some(nil))), TripleOpt(opt: 3), TripleOpt(opt: nil),
+        ] {
             #expect(try d.decode(TripleOpt.self, from: e.encode(value)) == value, "\(value)")
             #expect(try d.decode(TripleOpt.self, fromTree: e.encodeTree(value)) == value, "\(value)")
         }
@@ -153,7 +155,10 @@ import BinarySerialization
     func singleValueContainerRules(_ format: BinaryFormat) throws {
         let e = Self.encoder(format)
         let error = #expect(throws: EncodingError.self) { try e.encode(EncodesNothing()) }
-        guard case .invalidValue = error else { Issue.record("expected invalidValue, got \(String(describing: error))"); return }
+        guard case .invalidValue = error else {
+            Issue.record("expected invalidValue, got \(String(describing: error))")
+            return
+        }
         #expect(throws: EncodingError.self) { try e.encode(["a": EncodesNothing()]) }
         // Encoded twice: the last value is kept.
         #expect(spacedHex(try e.encode(Derived(x: 1))) == (format == .v3 ? "00 04" : "04"))
@@ -187,7 +192,9 @@ import BinarySerialization
     @Test func integerKeyRanges() throws {
         let v3 = Self.encoder(.v3)
         #expect(spacedHex(try v3.encode(IntKeyed(key: .max, v: 1))) == "fe ff ff ff ff ff ff ff ff 02 02")
-        #expect(try Self.decoder(.v3).decode(IntKeyed.self, from: bytes("fe ff ff ff ff ff ff ff ff 02 02")) == IntKeyed(key: .max, v: 1))
+        #expect(
+            try Self.decoder(.v3).decode(IntKeyed.self, from: bytes("fe ff ff ff ff ff ff ff ff 02 02"))
+                == IntKeyed(key: .max, v: 1))
         let negative = #expect(throws: EncodingError.self) { try v3.encode(IntKeyed(key: -1, v: 1)) }
         if case .invalidValue(_, let context) = negative {
             #expect(context.codingPath.map(\.intValue) == [-1])
@@ -195,7 +202,8 @@ import BinarySerialization
         let v2 = Self.encoder(.v2)
         // -1: its 64-bit pattern shifted by 4, wire type 0 (varint), in a 9-byte varint.
         #expect(spacedHex(try v2.encode(["-1": 8])) == "f0 ff ff ff ff ff ff ff ff 10")
-        #expect(try Self.decoder(.v2).decode([String: Int].self, from: bytes("f0 ff ff ff ff ff ff ff ff 10")) == ["-1": 8])
+        #expect(
+            try Self.decoder(.v2).decode([String: Int].self, from: bytes("f0 ff ff ff ff ff ff ff ff 10")) == ["-1": 8])
         for key in [-(1 << 59), -1, 0, 1, (1 << 59) - 1] {
             let data = try v2.encode(IntKeyed(key: key, v: 3))
             #expect(try Self.decoder(.v2).decode(IntKeyed.self, from: data) == IntKeyed(key: key, v: 3), "key \(key)")

@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// Named hostile inputs. The decoder's contract: every input either decodes or throws a
 /// `DecodingError` — it never traps, hangs, recurses without bound or allocates far more than
@@ -86,7 +86,9 @@ import BinarySerialization
         _ type: T.Type, _ format: BinaryFormat, _ input: [UInt8], _ label: String,
         decoder: BinaryDecoder? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) -> DecodingError.Context? {
-        guard let error = expectDecodingError(type, format, input, label, decoder: decoder, sourceLocation: sourceLocation)
+        guard
+            let error = expectDecodingError(
+                type, format, input, label, decoder: decoder, sourceLocation: sourceLocation)
         else { return nil }
         guard case .dataCorrupted(let context) = error else {
             Issue.record("\(format) \(label): expected dataCorrupted, got \(error)", sourceLocation: sourceLocation)
@@ -116,20 +118,34 @@ import BinarySerialization
     /// Length prefixes and counts far larger than the input. The references crash on the first
     /// one (integer overflow); each must throw, without reserving memory for the claimed size.
     static let hugePrefixes: [(name: String, bytes: [UInt8])] = [
-        ("ff×9 01: a 9-byte varint of UInt64.max, then 01",
-         hx("ff ff ff ff ff ff ff ff ff  01")),
-        ("fe ff×7 7f: a 9-byte even varint, (2^63 - 1) << 1 (v3: a length, not nil)",
-         hx("fe ff ff ff ff ff ff ff 7f")),
-        ("80×9 01: 9th byte taken whole = 2^63, then 01",
-         hx("80 80 80 80 80 80 80 80 80  01")),
-        ("ff ff ff ff 0f 61: 2^32 - 1, then 'a'",
-         hx("ff ff ff ff 0f  61")),
-        ("varint(2^41) 61: v3 length 2^40, v2 length 2^41, then 'a'",
-         leb(1 << 41) + hx("61")),
-        ("varint(2^40) 61 62: v3 string key of 2^39 bytes / v2 length 2^40",
-         leb(1 << 40) + hx("61 62")),
-        ("varint(2^40 << 4 | 8 | 2) 61: v2 string key of 2^40 bytes",
-         leb(1 << 44 | 8 | 2) + hx("61")),
+        (
+            "ff×9 01: a 9-byte varint of UInt64.max, then 01",
+            hx("ff ff ff ff ff ff ff ff ff  01")
+        ),
+        (
+            "fe ff×7 7f: a 9-byte even varint, (2^63 - 1) << 1 (v3: a length, not nil)",
+            hx("fe ff ff ff ff ff ff ff 7f")
+        ),
+        (
+            "80×9 01: 9th byte taken whole = 2^63, then 01",
+            hx("80 80 80 80 80 80 80 80 80  01")
+        ),
+        (
+            "ff ff ff ff 0f 61: 2^32 - 1, then 'a'",
+            hx("ff ff ff ff 0f  61")
+        ),
+        (
+            "varint(2^41) 61: v3 length 2^40, v2 length 2^41, then 'a'",
+            leb(1 << 41) + hx("61")
+        ),
+        (
+            "varint(2^40) 61 62: v3 string key of 2^39 bytes / v2 length 2^40",
+            leb(1 << 40) + hx("61 62")
+        ),
+        (
+            "varint(2^40 << 4 | 8 | 2) 61: v2 string key of 2^40 bytes",
+            leb(1 << 44 | 8 | 2) + hx("61")
+        ),
     ]
 
     @Test(arguments: formats)
@@ -155,13 +171,17 @@ import BinarySerialization
 
     /// A huge length inside a valid container: the `sender` of an SMessage claims 2^40 bytes.
     @Test func hugeLengthInsideAField() {
-        let v3 = Self.hx("""
-            0d 73656e646572          // key "sender"
-            """) + Self.leb(1 << 41) + Self.hx("41 6c 69 63 65")  // element of 2^40 bytes, "Alice"
+        let v3 =
+            Self.hx(
+                """
+                0d 73656e646572          // key "sender"
+                """) + Self.leb(1 << 41) + Self.hx("41 6c 69 63 65")  // element of 2^40 bytes, "Alice"
         Self.expectCorrupted(SMessage.self, .v3, v3, "v3 sender of 2^40 bytes")
-        let v2 = Self.hx("""
-            6a 73656e646572          // key "sender", wire type 2
-            """) + Self.leb(1 << 40) + Self.hx("41 6c 69 63 65")  // length 2^40, "Alice"
+        let v2 =
+            Self.hx(
+                """
+                6a 73656e646572          // key "sender", wire type 2
+                """) + Self.leb(1 << 40) + Self.hx("41 6c 69 63 65")  // length 2^40, "Alice"
         Self.expectCorrupted(SMessage.self, .v2, v2, "v2 sender of 2^40 bytes")
     }
 
@@ -226,7 +246,8 @@ import BinarySerialization
 
     @Test func varintPast64BitsInAField() {
         // v3 SMessage whose unreadCount element is 10 bytes of ff (length prefix 14 = 10 << 1).
-        let v3 = Self.hx("""
+        let v3 = Self.hx(
+            """
             0d 697352656164 02 01        // "isRead": true
             0d 73656e646572 0a 416c696365 // "sender": "Alice"
             17 756e72656164436f756e74    // "unreadCount"
@@ -234,7 +255,8 @@ import BinarySerialization
             """)
         Self.expectCorrupted(SMessage.self, .v3, v3, "v3 unreadCount of 10 × ff")
         // v2: the varint field just runs on; the 10th byte is then read as a key.
-        let v2 = Self.hx("""
+        let v2 = Self.hx(
+            """
             68 697352656164 01           // "isRead" (wire type 0): 1
             6a 73656e646572 05 416c696365 // "sender" (wire type 2): "Alice"
             b801 756e72656164436f756e74  // "unreadCount" (wire type 0)
@@ -260,11 +282,14 @@ import BinarySerialization
             // A top-level String is all the input in both formats.
             Self.expectCorrupted(String.self, format, bad, "String \(name)")
             // An element of [String].
-            let list = (format == .v3 ? Self.hx("02 61") + Self.leb(UInt64(bad.count) << 1)
-                                      : Self.hx("01 61") + Self.leb(UInt64(bad.count))) + bad
+            let list =
+                (format == .v3
+                    ? Self.hx("02 61") + Self.leb(UInt64(bad.count) << 1)
+                    : Self.hx("01 61") + Self.leb(UInt64(bad.count))) + bad
             Self.expectCorrupted([String].self, format, list, "[String] with \(name)")
             // The sender of an SMessage.
-            let message = format == .v3
+            let message =
+                format == .v3
                 ? Self.hx("0d 697352656164 0201  0d 73656e646572") + Self.leb(UInt64(bad.count) << 1) + bad
                     + Self.hx("17 756e72656164436f756e74 0254")
                 : Self.hx("68 697352656164 01  6a 73656e646572") + Self.leb(UInt64(bad.count)) + bad
@@ -278,7 +303,8 @@ import BinarySerialization
         Self.expectCorrupted(Bool.self, format, Self.hx("02"), "Bool 02")
         Self.expectCorrupted(Bool.self, format, Self.hx("ff"), "Bool ff")
         Self.expectCorrupted([Bool].self, format, Self.hx("01 02 00"), "[Bool] with 02")
-        let message = format == .v3
+        let message =
+            format == .v3
             ? Self.hx("0d 697352656164 02 02  0d 73656e646572 0a 416c696365  17 756e72656164436f756e74 0254")
             : Self.hx("68 697352656164 02  6a 73656e646572 05 416c696365  b801 756e72656164436f756e74 54")
         Self.expectCorrupted(SMessage.self, format, message, "SMessage.isRead = 02")
@@ -290,36 +316,47 @@ import BinarySerialization
     @Test(arguments: [UInt8(3), 4])
     func badV2WireType(_ wireType: UInt8) {
         // "isRead" key is 6 << 4 | 8 | type.
-        let stringKey = [0x68 | wireType] + Self.hx("""
-            697352656164 01               // "isRead", 1
-            6a 73656e646572 05 416c696365 // "sender": "Alice"
-            b801 756e72656164436f756e74 54 // "unreadCount": 42
-            """)
+        let stringKey =
+            [0x68 | wireType]
+            + Self.hx(
+                """
+                697352656164 01               // "isRead", 1
+                6a 73656e646572 05 416c696365 // "sender": "Alice"
+                b801 756e72656164436f756e74 54 // "unreadCount": 42
+                """)
         Self.expectCorrupted(SMessage.self, .v2, stringKey, "string key with wire type \(wireType)")
         // IntKeyed: key 1 << 4 | type.
         let intKey = [0x10 | wireType] + Self.hx("0d  22 03 626565  b00f 01  81d461 3fe0000000000000")
         Self.expectCorrupted(IntKeyed.self, .v2, intKey, "int key with wire type \(wireType)")
         // A dictionary with String keys reads every key.
-        Self.expectCorrupted([String: Int].self, .v2, [0x18 | wireType] + Self.hx("61 02"), "[String: Int] key wire type \(wireType)")
+        Self.expectCorrupted(
+            [String: Int].self, .v2, [0x18 | wireType] + Self.hx("61 02"), "[String: Int] key wire type \(wireType)")
     }
 
     // MARK: - Duplicate keys
 
     @Test func duplicateKeysV3() {
-        Self.expectCorrupted(SMessage.self, .v3, Self.hx("""
-            0d 697352656164 02 01        // "isRead": true
-            0d 697352656164 02 00        // "isRead" again: false
-            0d 73656e646572 0a 416c696365 // "sender": "Alice"
-            17 756e72656164436f756e74 02 54
-            """), "v3 SMessage with isRead twice")
-        Self.expectCorrupted(IntKeyed.self, .v3, Self.hx("""
-            02 02 0d                     // 1: -7
-            04 06 626565                 // 2: "bee"
-            f601 02 01                   // 123: true
-            c09a0c 10 3fe0000000000000   // 100000: 0.5
-            02 02 0e                     // 1 again: 7
-            """), "v3 IntKeyed with key 1 twice")
-        Self.expectCorrupted([String: Int].self, .v3, Self.hx("03 61 02 02  03 61 02 04"), "v3 [String: Int] with \"a\" twice")
+        Self.expectCorrupted(
+            SMessage.self, .v3,
+            Self.hx(
+                """
+                0d 697352656164 02 01        // "isRead": true
+                0d 697352656164 02 00        // "isRead" again: false
+                0d 73656e646572 0a 416c696365 // "sender": "Alice"
+                17 756e72656164436f756e74 02 54
+                """), "v3 SMessage with isRead twice")
+        Self.expectCorrupted(
+            IntKeyed.self, .v3,
+            Self.hx(
+                """
+                02 02 0d                     // 1: -7
+                04 06 626565                 // 2: "bee"
+                f601 02 01                   // 123: true
+                c09a0c 10 3fe0000000000000   // 100000: 0.5
+                02 02 0e                     // 1 again: 7
+                """), "v3 IntKeyed with key 1 twice")
+        Self.expectCorrupted(
+            [String: Int].self, .v3, Self.hx("03 61 02 02  03 61 02 04"), "v3 [String: Int] with \"a\" twice")
         Self.expectCorrupted([Int: String].self, .v3, Self.hx("02 02 61  02 02 62"), "v3 [Int: String] with 1 twice")
         // More than 16 entries takes the hashed path: 17 distinct keys "a"..."q", then "a" again.
         var many: [UInt8] = []
@@ -329,20 +366,27 @@ import BinarySerialization
     }
 
     @Test func duplicateKeysV2() {
-        Self.expectCorrupted(SMessage.self, .v2, Self.hx("""
-            68 697352656164 01           // "isRead": 1
-            68 697352656164 00           // "isRead" again: 0
-            6a 73656e646572 05 416c696365 // "sender": "Alice"
-            b801 756e72656164436f756e74 54
-            """), "v2 SMessage with isRead twice")
-        Self.expectCorrupted(IntKeyed.self, .v2, Self.hx("""
-            10 0d                        // 1: -7
-            22 03 626565                 // 2: "bee"
-            b00f 01                      // 123: true
-            81d461 3fe0000000000000      // 100000: 0.5
-            10 0e                        // 1 again: 7
-            """), "v2 IntKeyed with key 1 twice")
-        Self.expectCorrupted([String: Int].self, .v2, Self.hx("18 61 02  18 61 04"), "v2 [String: Int] with \"a\" twice")
+        Self.expectCorrupted(
+            SMessage.self, .v2,
+            Self.hx(
+                """
+                68 697352656164 01           // "isRead": 1
+                68 697352656164 00           // "isRead" again: 0
+                6a 73656e646572 05 416c696365 // "sender": "Alice"
+                b801 756e72656164436f756e74 54
+                """), "v2 SMessage with isRead twice")
+        Self.expectCorrupted(
+            IntKeyed.self, .v2,
+            Self.hx(
+                """
+                10 0d                        // 1: -7
+                22 03 626565                 // 2: "bee"
+                b00f 01                      // 123: true
+                81d461 3fe0000000000000      // 100000: 0.5
+                10 0e                        // 1 again: 7
+                """), "v2 IntKeyed with key 1 twice")
+        Self.expectCorrupted(
+            [String: Int].self, .v2, Self.hx("18 61 02  18 61 04"), "v2 [String: Int] with \"a\" twice")
     }
 
     // MARK: - Trailing bytes
@@ -356,9 +400,15 @@ import BinarySerialization
             ("Int? nil 01 + 00", Self.hx("01 00"), { Self.expectCorrupted(Int?.self, $0, $1, $2) }),
             ("IntRaw 00 02 + 00", Self.hx("00 02 00"), { Self.expectCorrupted(IntRaw.self, $0, $1, $2) }),
             ("Date + 00", Self.hx("00 41c5821440400000 00"), { Self.expectCorrupted(Date.self, $0, $1, $2) }),
-            ("SMessage + 00", Self.hx("0d 697352656164 0201  0d 73656e646572 0a 416c696365  17 756e72656164436f756e74 0254  00"),
-             { Self.expectDecodingError(SMessage.self, $0, $1, $2) }),
-            ("SIMD2<Float> + 00", Self.hx("08 3f800000 08 c0000000 00"), { Self.expectDecodingError(SIMD2<Float>.self, $0, $1, $2) }),
+            (
+                "SMessage + 00",
+                Self.hx("0d 697352656164 0201  0d 73656e646572 0a 416c696365  17 756e72656164436f756e74 0254  00"),
+                { Self.expectDecodingError(SMessage.self, $0, $1, $2) }
+            ),
+            (
+                "SIMD2<Float> + 00", Self.hx("08 3f800000 08 c0000000 00"),
+                { Self.expectDecodingError(SIMD2<Float>.self, $0, $1, $2) }
+            ),
         ]
         for (name, input, check) in v3 { check(.v3, input, "v3 \(name)") }
         let v2: [(String, [UInt8], (BinaryFormat, [UInt8], String) -> Void)] = [
@@ -369,8 +419,11 @@ import BinarySerialization
             ("Int? nil 00 + 00", Self.hx("00 00"), { Self.expectCorrupted(Int?.self, $0, $1, $2) }),
             ("IntRaw 02 + 00", Self.hx("02 00"), { Self.expectCorrupted(IntRaw.self, $0, $1, $2) }),
             ("Date + 00", Self.hx("41c5821440400000 00"), { Self.expectCorrupted(Date.self, $0, $1, $2) }),
-            ("SMessage + 00", Self.hx("68 697352656164 01  6a 73656e646572 05 416c696365  b801 756e72656164436f756e74 54  00"),
-             { Self.expectDecodingError(SMessage.self, $0, $1, $2) }),
+            (
+                "SMessage + 00",
+                Self.hx("68 697352656164 01  6a 73656e646572 05 416c696365  b801 756e72656164436f756e74 54  00"),
+                { Self.expectDecodingError(SMessage.self, $0, $1, $2) }
+            ),
         ]
         for (name, input, check) in v2 { check(.v2, input, "v2 \(name)") }
     }
@@ -466,8 +519,12 @@ import BinarySerialization
     func deepByteBuildersMatchEncoder(_ format: BinaryFormat) throws {
         let encoder = BinaryEncoder(format: format)
         for depth in [0, 1, 2, 3, 10, 70] {
-            #expect(Array(try encoder.encode(Self.deepValue(depth))) == Self.deepBytes(depth: depth, format), "Deep \(depth)")
-            #expect(Array(try encoder.encode(Self.nestValue(depth))) == Self.nestBytes(depth: depth, format), "Nest \(depth)")
+            #expect(
+                Array(try encoder.encode(Self.deepValue(depth))) == Self.deepBytes(depth: depth, format),
+                "Deep \(depth)")
+            #expect(
+                Array(try encoder.encode(Self.nestValue(depth))) == Self.nestBytes(depth: depth, format),
+                "Nest \(depth)")
         }
         // Well within the default limit of 512, both decode.
         let decoder = BinaryDecoder(format: format)
@@ -491,7 +548,9 @@ import BinarySerialization
             }
         }
         // decodeTree and transcoding go through the same limit.
-        #expect(throws: DecodingError.self) { try BinaryDecoder(format: format).decodeTree(Deep.self, from: Data(deep)) }
+        #expect(throws: DecodingError.self) {
+            try BinaryDecoder(format: format).decodeTree(Deep.self, from: Data(deep))
+        }
         #expect(throws: DecodingError.self) {
             try BinaryTranscoder(from: format, to: format == .v3 ? .v2 : .v3).transcode(Nest.self, from: Data(nest))
         }
@@ -501,10 +560,12 @@ import BinarySerialization
     func loweredDepthLimit(_ format: BinaryFormat) throws {
         var decoder = BinaryDecoder(format: format)
         decoder.limits.maximumDepth = 10
-        Self.expectCorrupted(Nest.self, format, Self.nestBytes(depth: 11, format), "Nest × 11, limit 10", decoder: decoder)
+        Self.expectCorrupted(
+            Nest.self, format, Self.nestBytes(depth: 11, format), "Nest × 11, limit 10", decoder: decoder)
         #expect(try decoder.decode(Nest.self, from: Self.nestBytes(depth: 9, format)) == Self.nestValue(9))
-        Self.expectCorrupted(Tree.self, format, Array(try BinaryEncoder(format: format).encode(Self.tree(depth: 40))),
-                             "Tree × 40, limit 10", decoder: decoder)
+        Self.expectCorrupted(
+            Tree.self, format, Array(try BinaryEncoder(format: format).encode(Self.tree(depth: 40))),
+            "Tree × 40, limit 10", decoder: decoder)
     }
 
     static func tree(depth: Int) -> Tree {
@@ -573,15 +634,20 @@ import BinarySerialization
         #expect(context.underlyingError != nil)
 
         // [SMessage]: the second message's isRead is 05.
-        let good = format == .v3
+        let good =
+            format == .v3
             ? Self.hx("0d 697352656164 0201  0d 73656e646572 02 78  17 756e72656164436f756e74 0206")
             : Self.hx("68 697352656164 01  6a 73656e646572 01 78  b801 756e72656164436f756e74 06")
-        let bad = format == .v3
+        let bad =
+            format == .v3
             ? Self.hx("0d 697352656164 0205  0d 73656e646572 02 79  17 756e72656164436f756e74 0205")
             : Self.hx("68 697352656164 05  6a 73656e646572 01 79  b801 756e72656164436f756e74 05")
         let messages = Self.prefix(good.count, format) + good + Self.prefix(bad.count, format) + bad
-        #expect(try BinaryDecoder(format: format).decode([SMessage].self, from: Self.prefix(good.count, format) + good).count == 1)
-        let nested = try #require(Self.expectCorrupted([SMessage].self, format, messages, "[SMessage] bad isRead in #1"))
+        #expect(
+            try BinaryDecoder(format: format).decode([SMessage].self, from: Self.prefix(good.count, format) + good)
+                .count == 1)
+        let nested = try #require(
+            Self.expectCorrupted([SMessage].self, format, messages, "[SMessage] bad isRead in #1"))
         #expect(nested.debugDescription.contains("byte offset"), "\(nested.debugDescription)")
         #expect(nested.codingPath.map(\.stringValue) == ["Index 1", "isRead"])
         #expect(nested.codingPath.first?.intValue == 1)
@@ -647,7 +713,9 @@ import BinarySerialization
         }
         for (format, input, name) in inputs {
             let context = Self.expectCorrupted([String: Int].self, format, input, name)
-            #expect(context?.debugDescription.contains("UTF-8") == true, "\(name): \(String(describing: context?.debugDescription))")
+            #expect(
+                context?.debugDescription.contains("UTF-8") == true,
+                "\(name): \(String(describing: context?.debugDescription))")
         }
     }
 
@@ -691,7 +759,9 @@ import BinarySerialization
         }
         // A whole number of 9-byte varints is valid: 2^63 each.
         let whole = [UInt8](repeating: 0x80, count: 9 * 1000)
-        #expect((try? BinaryDecoder(format: format).decode([UInt64].self, from: whole)) == [UInt64](repeating: 1 << 63, count: 1000))
+        #expect(
+            (try? BinaryDecoder(format: format).decode([UInt64].self, from: whole))
+                == [UInt64](repeating: 1 << 63, count: 1000))
     }
 
     /// Many small elements: memory and time stay proportional to the input.
@@ -701,8 +771,10 @@ import BinarySerialization
         let nils = [UInt8](repeating: format == .v3 ? 0x01 : 0x00, count: 500_000)
         do {
             Self.expectDecodesOrDecodingError([Int?].self, format, nils, "500k nils")
-            Self.expectDecodesOrDecodingError([[Int]].self, format, [UInt8](repeating: 0, count: 500_000), "500k empty arrays")
-            Self.expectDecodesOrDecodingError([Bool: Int].self, format, [UInt8](repeating: 0, count: 500_000), "500k zero bytes")
+            Self.expectDecodesOrDecodingError(
+                [[Int]].self, format, [UInt8](repeating: 0, count: 500_000), "500k empty arrays")
+            Self.expectDecodesOrDecodingError(
+                [Bool: Int].self, format, [UInt8](repeating: 0, count: 500_000), "500k zero bytes")
         }
     }
 }

@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// Every sequence of `Encoder`/`Decoder` calls that Swift's type system allows ends in a value
 /// or an `EncodingError`/`DecodingError`: never a trap, a read of memory the decoder does not
@@ -67,7 +67,9 @@ import BinarySerialization
     func everyContainerSequenceEndsInAValueOrAnError(_ format: BinaryFormat) throws {
         var sequences: [[Step]] = Step.allCases.map { [$0] }
         for a in Step.allCases { for b in Step.allCases { sequences.append([a, b]) } }
-        for a in Step.allCases { for b in Step.allCases { for c in [Step.keyed, .keyedMany, .reencodeKey] { sequences.append([a, b, c]) } } }
+        for a in Step.allCases {
+            for b in Step.allCases { for c in [Step.keyed, .keyedMany, .reencodeKey] { sequences.append([a, b, c]) } }
+        }
         var values = 0
         var errors = 0
         for steps in sequences {
@@ -140,7 +142,9 @@ import BinarySerialization
     @Test(arguments: formats)
     func containersUsedAfterTheirValueFinished(_ format: BinaryFormat) throws {
         let stash = Stash()
-        let error = #expect(throws: EncodingError.self) { try BinaryEncoder(format: format).encode(LateWriter(stash: stash)) }
+        let error = #expect(throws: EncodingError.self) {
+            try BinaryEncoder(format: format).encode(LateWriter(stash: stash))
+        }
         if case .invalidValue(_, let context) = error {
             #expect(context.debugDescription.contains("after the value it belongs to was finished"))
             #expect(context.codingPath.map(\.stringValue) == ["Index 0"])

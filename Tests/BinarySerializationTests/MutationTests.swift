@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// Mutation testing of the decoder's contract: every input either decodes or throws a
 /// `DecodingError` — never traps, hangs, or throws anything else.
@@ -80,7 +80,9 @@ import BinarySerialization
                 let delta = UInt8(truncatingIfNeeded: rng.next() % 255 + 1)  // 1...255: the byte changes
                 var m = original
                 m[at] ^= delta
-                out.append(Mutant(description: "byte \(at) overwritten \(hexByte(original[at])) -> \(hexByte(m[at]))", bytes: m))
+                out.append(
+                    Mutant(
+                        description: "byte \(at) overwritten \(hexByte(original[at])) -> \(hexByte(m[at]))", bytes: m))
             }
         }
         return out
@@ -127,7 +129,7 @@ import BinarySerialization
                     tally.decodingErrors += 1
                     // An error the library found in the bytes names where.
                     if let context = error.mutationContext, context.underlyingError is WireFormatError,
-                       !context.debugDescription.contains("byte offset")
+                        !context.debugDescription.contains("byte offset")
                     {
                         tally.withoutOffset += 1
                         if reported < reportedFailuresPerVector {

@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// The random reference corpus (`Fixtures/random`, ~9,300 values of 81 shapes written by the real
 /// BinaryCodable 4.0.0 and 2.0.3): each line's value is regenerated from its seed, and
@@ -34,7 +34,8 @@ import BinarySerialization
     ]
 
     static func lines(_ file: String) throws -> [Line] {
-        let url = try #require(Bundle.module.url(forResource: file, withExtension: "jsonl", subdirectory: "Fixtures/random"))
+        let url = try #require(
+            Bundle.module.url(forResource: file, withExtension: "jsonl", subdirectory: "Fixtures/random"))
         let text = try String(contentsOf: url, encoding: .utf8)
         return try text.split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
     }
@@ -88,7 +89,8 @@ import BinarySerialization
             }
             // The corpus holds only values whose bytes are deterministic (no multi-element sets).
             for failure in c.checkPaths(value, corpus.setup, !line.refRoundTrips, false) {
-                tallies["\(failure.path) \(line.case)", default: Tally()].add("\(label): \(failure.detail) value \(c.describe(value))")
+                tallies["\(failure.path) \(line.case)", default: Tally()].add(
+                    "\(label): \(failure.detail) value \(c.describe(value))")
             }
         }
         for (kind, tally) in tallies.sorted(by: { $0.key < $1.key }) {

@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// Seeded random round trips over every shape of the random corpus (81 shapes: primitives,
 /// optionals to three levels, arrays of optionals, nested arrays, sets, dictionaries with
@@ -36,7 +36,9 @@ import BinarySerialization
                 checked += 1
             }
         }
-        #expect(failures.isEmpty, "\(setup.format) nilIndexSets \(setup.nilIndexSets):\n\(failures.joined(separator: "\n"))")
+        #expect(
+            failures.isEmpty, "\(setup.format) nilIndexSets \(setup.nilIndexSets):\n\(failures.joined(separator: "\n"))"
+        )
         #expect(checked > 2_000)
     }
 
@@ -59,13 +61,17 @@ import BinarySerialization
         let words = ["", "a", "é", "e\u{301}", "😀", "key", "007", "-1", "super", "Ω≈ç"]
         let tripleChoice = n(4)
         return Extra(
-            url: URL(string: "https://example.com/\(n(1000))?q=\(words[n(10)].addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
+            url: URL(
+                string:
+                    "https://example.com/\(n(1000))?q=\(words[n(10)].addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
+            )
                 ?? URL(fileURLWithPath: "/"),
             tags: Set((0..<n(5)).map { _ in words[n(10)] }),
             grid: (0..<n(4)).map { _ in (0..<n(4)).map { _ in n(3) == 0 ? nil : n(1000) - 500 } },
             byInt: Dictionary(uniqueKeysWithValues: (0..<n(4)).map { i in (i * 7 - 10, ["x": n(2) == 0]) }),
             nested: n(2) == 0 ? nil : ["k": (0..<n(5)).map { $0 }],
-            triple: tripleChoice == 0 ? .none : tripleChoice == 1 ? .some(.none) : tripleChoice == 2 ? .some(.some(.none)) : 7,
+            triple: tripleChoice == 0
+                ? .none : tripleChoice == 1 ? .some(.none) : tripleChoice == 2 ? .some(.some(.none)) : 7,
             data: Data((0..<n(9)).map { UInt8($0) }),
             floats: (0..<n(5)).map { Float($0) / 3 },
             u16: (0..<n(5)).map { UInt16($0 * 1000) })
@@ -79,7 +85,8 @@ import BinarySerialization
         for i in 0..<300 {
             let value = Self.extra(&rng)
             // byInt has negative keys: v3 cannot write them (an EncodingError, which the checker accepts).
-            for failure in roundTripFailures(value, setup, lossyV2Allowed: true, orderFree: true) where failures.count < 10 {
+            for failure in roundTripFailures(value, setup, lossyV2Allowed: true, orderFree: true)
+            where failures.count < 10 {
                 failures.append("value \(i): \(failure) \(value)")
             }
         }

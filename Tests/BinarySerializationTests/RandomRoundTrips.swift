@@ -1,5 +1,5 @@
-import Foundation
 import BinarySerialization
+import Foundation
 
 // The round trips every value must survive, in one format: the checks of the seeded random suite
 // (`RandomRoundTripTests`) and of the random reference corpus (`RandomCorpusTests`).
@@ -93,13 +93,17 @@ func roundTripFailures<T: Codable & Equatable>(
     }
     check("encode(tree:)") {
         let again = try encoder.encode(tree: tree)
-        return try same(again, bytes, setup) ? nil : "bytes \(randomCorpusHex([UInt8](again))) != \(randomCorpusHex([UInt8](bytes)))"
+        return try same(again, bytes, setup)
+            ? nil : "bytes \(randomCorpusHex([UInt8](again))) != \(randomCorpusHex([UInt8](bytes)))"
     }
-    check("decode(fromTree:)") { try decoder.decode(T.self, fromTree: tree) == value ? nil : "decoded a different value" }
+    check("decode(fromTree:)") {
+        try decoder.decode(T.self, fromTree: tree) == value ? nil : "decoded a different value"
+    }
     check("decodeTree") {
         let stored = try decoder.decodeTree(T.self, from: bytes)
         let again = try encoder.encode(tree: stored)
-        return try same(again, bytes, setup) ? nil : "re-encoded \(randomCorpusHex([UInt8](again))) != \(randomCorpusHex([UInt8](bytes)))"
+        return try same(again, bytes, setup)
+            ? nil : "re-encoded \(randomCorpusHex([UInt8](again))) != \(randomCorpusHex([UInt8](bytes)))"
     }
     // A transcode gives what encoding the decoded value in the target format gives.
     let other = setup.other
@@ -109,7 +113,8 @@ func roundTripFailures<T: Codable & Equatable>(
             t.encoder = other.encoder
             t.decoder = decoder
             let out = try t.transcode(T.self, from: bytes)
-            return try same(out, otherBytes, other) ? nil : "\(randomCorpusHex([UInt8](out))) != \(randomCorpusHex([UInt8](otherBytes)))"
+            return try same(out, otherBytes, other)
+                ? nil : "\(randomCorpusHex([UInt8](out))) != \(randomCorpusHex([UInt8](otherBytes)))"
         }
         check("transcode \(other.format)->\(setup.format)") {
             var t = BinaryTranscoder(from: other.format, to: setup.format)
@@ -117,7 +122,8 @@ func roundTripFailures<T: Codable & Equatable>(
             t.decoder = other.decoder
             let out = try t.transcode(T.self, from: otherBytes)
             let expected = try encoder.encode(other.decoder.decode(T.self, from: otherBytes))
-            return try same(out, expected, setup) ? nil : "\(randomCorpusHex([UInt8](out))) != \(randomCorpusHex([UInt8](expected)))"
+            return try same(out, expected, setup)
+                ? nil : "\(randomCorpusHex([UInt8](out))) != \(randomCorpusHex([UInt8](expected)))"
         }
     }
     check("stream") {

@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// Reading bytes without a type: every vector and every mutation of one reads back to exactly
 /// its bytes, detection names the format a vector was written in, and hostile input throws a
@@ -17,9 +17,12 @@ import BinarySerialization
         do {
             let raw = try BinaryDecoder(format: format).decodeRaw(from: input)
             if Array(raw.serialized()) != input {
-                Issue.record("\(format) \(label): raw tree does not serialize back to \(spacedHex(input.prefix(64)))", sourceLocation: sourceLocation)
+                Issue.record(
+                    "\(format) \(label): raw tree does not serialize back to \(spacedHex(input.prefix(64)))",
+                    sourceLocation: sourceLocation)
             }
-            #expect(raw.offset == 0 && raw.byteCount == input.count, "\(format) \(label)", sourceLocation: sourceLocation)
+            #expect(
+                raw.offset == 0 && raw.byteCount == input.count, "\(format) \(label)", sourceLocation: sourceLocation)
             return raw
         } catch is DecodingError {
             return nil
@@ -62,16 +65,22 @@ import BinarySerialization
 
     /// A hand-built tree serializes with each format's framing.
     @Test func handBuiltTreesSerialize() {
-        let leaf = { (bytes: [UInt8]) in RawNode(offset: 0, byteCount: bytes.count, content: .bytes(bytes, readings: [])) }
-        let v3 = RawNode(offset: 0, byteCount: 0, content: .keyed([
-            RawField(keyOffset: 0, key: .string("a"), value: leaf([0x02])),
-            RawField(keyOffset: 0, key: .int(3), value: nil),
-        ]))
+        let leaf = { (bytes: [UInt8]) in
+            RawNode(offset: 0, byteCount: bytes.count, content: .bytes(bytes, readings: []))
+        }
+        let v3 = RawNode(
+            offset: 0, byteCount: 0,
+            content: .keyed([
+                RawField(keyOffset: 0, key: .string("a"), value: leaf([0x02])),
+                RawField(keyOffset: 0, key: .int(3), value: nil),
+            ]))
         #expect(Array(v3.serialized()) == bytes("03 61 02 02  06 01"))
-        let v2 = RawNode(offset: 0, byteCount: 0, content: .keyed([
-            RawField(keyOffset: 0, key: .string("a"), wireType: 0, value: leaf([0x02])),
-            RawField(keyOffset: 0, key: .int(1), wireType: 2, value: leaf([0x62])),
-        ]))
+        let v2 = RawNode(
+            offset: 0, byteCount: 0,
+            content: .keyed([
+                RawField(keyOffset: 0, key: .string("a"), wireType: 0, value: leaf([0x02])),
+                RawField(keyOffset: 0, key: .int(1), wireType: 2, value: leaf([0x62])),
+            ]))
         #expect(Array(v2.serialized()) == bytes("18 61 02  12 01 62"))
         let list = RawNode(offset: 0, byteCount: 0, content: .unkeyed([leaf([]), nil, leaf([0x41, 0x42])]))
         #expect(Array(list.serialized()) == bytes("00 01 04 41 42"))
@@ -82,7 +91,8 @@ import BinarySerialization
     @Test func v3ShapesAndReadings() throws {
         let decoder = BinaryDecoder(format: .v3)
         // SMessage: three readable string keys.
-        let message = try decoder.decodeRaw(from: bytes("0d 69735265616402 01  0d 73656e646572 0a 416c696365  17 756e72656164436f756e74 02 54"))
+        let message = try decoder.decodeRaw(
+            from: bytes("0d 69735265616402 01  0d 73656e646572 0a 416c696365  17 756e72656164436f756e74 02 54"))
         guard case .keyed(let fields) = message.content else {
             Issue.record("not keyed: \(message)")
             return
@@ -118,17 +128,20 @@ import BinarySerialization
     }
 
     @Test func v2ShapesFollowWireTypes() throws {
-        let raw = try BinaryDecoder(format: .v2).decodeRaw(from: bytes("""
-            1a 62  04 66697665   // "b", length-delimited: "five"
-            02  03  18 61 0a     // key 0 (super), length 3: { "a": 5 }
-            """))
+        let raw = try BinaryDecoder(format: .v2).decodeRaw(
+            from: bytes(
+                """
+                1a 62  04 66697665   // "b", length-delimited: "five"
+                02  03  18 61 0a     // key 0 (super), length 3: { "a": 5 }
+                """))
         guard case .keyed(let fields) = raw.content else {
             Issue.record("not keyed")
             return
         }
         #expect(fields.map(\.wireType) == [2, 2])
         #expect(fields[1].value?.shape == .keyed(fieldCount: 1))
-        if case .keyed(let inner) = fields[1].value?.content, case .bytes(_, let readings) = inner.first?.value?.content {
+        if case .keyed(let inner) = fields[1].value?.content, case .bytes(_, let readings) = inner.first?.value?.content
+        {
             #expect(inner.first?.wireType == 0)
             #expect(readings == [.varint(10)])
         } else {
@@ -146,7 +159,9 @@ import BinarySerialization
             #expect(answer.contains(format), "\(format) \(v.name): \(answer)")
             // Unambiguous: a keyed container with readable string keys in this format.
             let raw = try BinaryDecoder(format: format).decodeRaw(from: v.bytes)
-            if case .keyed(let fields) = raw.content, fields.contains(where: { if case .string = $0.key { true } else { false } }) {
+            if case .keyed(let fields) = raw.content,
+                fields.contains(where: { if case .string = $0.key { true } else { false } })
+            {
                 #expect(answer.first == format, "\(format) \(v.name): \(answer)")
                 firstWhereStructured += 1
             }
@@ -156,8 +171,14 @@ import BinarySerialization
 
     @Test func detectionExamples() {
         // SMessage in v3 and in v2.
-        #expect(BinaryFormat.plausibleFormats(for: Data(bytes("0d 69735265616402 01  0d 73656e646572 0a 416c696365"))) == [.v3, .v2])
-        #expect(BinaryFormat.plausibleFormats(for: Data(bytes("68 697352656164 01  6a 73656e646572 05 416c696365"))) == [.v2, .v3])
+        #expect(
+            BinaryFormat.plausibleFormats(for: Data(bytes("0d 69735265616402 01  0d 73656e646572 0a 416c696365"))) == [
+                .v3, .v2,
+            ])
+        #expect(
+            BinaryFormat.plausibleFormats(for: Data(bytes("68 697352656164 01  6a 73656e646572 05 416c696365"))) == [
+                .v2, .v3,
+            ])
         // A lone primitive reads the same in both.
         #expect(BinaryFormat.plausibleFormats(for: Data([0x54])) == [.v3, .v2])
         #expect(BinaryFormat.plausibleFormats(for: Data()) == [.v3, .v2])
@@ -168,11 +189,11 @@ import BinarySerialization
     @Test(arguments: [BinaryFormat.v3, .v2])
     func hugeLengthPrefixesGiveBytes(_ format: BinaryFormat) throws {
         for input in [
-            bytes("ff ff ff ff ff ff ff ff ff 01"),        // a 9-byte varint, then one byte
+            bytes("ff ff ff ff ff ff ff ff ff 01"),  // a 9-byte varint, then one byte
             bytes("0d 73656e646572  ff ff ff ff ff ff ff ff ff"),  // key, then a length of 2^63 - 1
-            bytes("0a 41"),                                // length 5, one byte left (truncated)
-            bytes("ff"), bytes("80 80"),                   // varints that never end
-            bytes("82 00"),                                // an over-long varint
+            bytes("0a 41"),  // length 5, one byte left (truncated)
+            bytes("ff"), bytes("80 80"),  // varints that never end
+            bytes("82 00"),  // an over-long varint
         ] {
             let raw = Self.expectLossless(input, format, spacedHex(input))
             #expect(raw?.shape == .bytes, "\(format) \(spacedHex(input))")

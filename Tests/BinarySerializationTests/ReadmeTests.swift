@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// The README's snippets, compiled and checked, so the documentation stays true.
 @Suite struct ReadmeTests {
@@ -35,13 +35,14 @@ import BinarySerialization
         let decoder = BinaryDecoder()
         let data = try encoder.encode(message)
         var tree = try encoder.encodeTree(message)
-        #expect(tree.description == """
-            keyed {
-              "isRead": true
-              "sender": "Alice"
-              "unreadCount": Int 42
-            }
-            """)
+        #expect(
+            tree.description == """
+                keyed {
+                  "isRead": true
+                  "sender": "Alice"
+                  "unreadCount": Int 42
+                }
+                """)
         tree["unreadCount"] = 0
         let edited = try encoder.encode(tree: tree)
         #expect(try decoder.decode(Message.self, from: edited).unreadCount == 0)
@@ -49,7 +50,9 @@ import BinarySerialization
         #expect(try decoder.decodeTree(Message.self, from: data) == encoder.encodeTree(message))
 
         let handMade: BinaryValue = ["sender": "Bob", "isRead": false, "unreadCount": 3]
-        #expect(try decoder.decode(Message.self, fromTree: handMade) == Message(sender: "Bob", isRead: false, unreadCount: 3))
+        #expect(
+            try decoder.decode(Message.self, fromTree: handMade)
+                == Message(sender: "Bob", isRead: false, unreadCount: 3))
     }
 
     @Test func wrappers() throws {

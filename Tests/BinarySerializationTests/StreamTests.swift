@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// A stream codec of the project for one format, as the conformance stream cases want it.
 struct ProjectStreamCodec: StreamCodec {
@@ -55,8 +55,12 @@ struct ProjectStreamCodec: StreamCodec {
             let codec = ProjectStreamCodec(format: format, chunking: [cut, bytes.count])
             #expect(try c.decodesEqual(codec, bytes), "\(format) \(name) split at \(cut)")
         }
-        #expect(try c.decodesEqual(ProjectStreamCodec(format: format, chunking: [1]), bytes), "\(format) \(name) byte by byte")
-        #expect(try c.decodesEqual(ProjectStreamCodec(format: format, chunking: [3, 7, 2]), bytes), "\(format) \(name) mixed")
+        #expect(
+            try c.decodesEqual(ProjectStreamCodec(format: format, chunking: [1]), bytes),
+            "\(format) \(name) byte by byte")
+        #expect(
+            try c.decodesEqual(ProjectStreamCodec(format: format, chunking: [3, 7, 2]), bytes),
+            "\(format) \(name) mixed")
     }
 
     @Test(arguments: formats, [64, 65, 1000, 100_000, 3_000_000])
@@ -72,7 +76,9 @@ struct ProjectStreamCodec: StreamCodec {
 
     @Test(arguments: formats)
     func partialElementIsReportedNotDropped(_ format: BinaryFormat) throws {
-        let elements = [SMessage(sender: "a", isRead: true, unreadCount: 1), SMessage(sender: "bb", isRead: false, unreadCount: 2)]
+        let elements = [
+            SMessage(sender: "a", isRead: true, unreadCount: 1), SMessage(sender: "bb", isRead: false, unreadCount: 2),
+        ]
         let bytes = try ProjectStreamCodec(format: format).encodeStream(elements)
         let decoder = BinaryStreamDecoder<SMessage>(decoder: BinaryDecoder(format: format))
         decoder.add(Array(bytes.dropLast(3)))
@@ -122,7 +128,9 @@ struct ProjectStreamCodec: StreamCodec {
         FileManager.default.temporaryDirectory.appendingPathComponent("treecodable-\(UUID().uuidString).bin")
     }
 
-    static let messages = (0..<50).map { Message(isComplete: $0 % 2 == 0, owner: $0 % 3 == 0 ? nil : "owner \($0)", references: Array(0..<$0)) }
+    static let messages = (0..<50).map {
+        Message(isComplete: $0 % 2 == 0, owner: $0 % 3 == 0 ? nil : "owner \($0)", references: Array(0..<$0))
+    }
 
     @Test(arguments: [BinaryFormat.v3, .v2])
     func writeAppendAndRead(_ format: BinaryFormat) throws {

@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// `[String]` is read in one loop by each format; the loop gives the element-by-element path's
 /// answers: values, and errors that name the element.
@@ -26,11 +26,15 @@ import BinarySerialization
     @Test func errorsNameTheElement() throws {
         // v3: "a", then invalid UTF-8 (c3 28), then a nil element.
         let v3 = BinaryDecoder()
-        let badUTF8 = #expect(throws: DecodingError.self) { try v3.decode([String].self, from: bytes("02 61  04 c3 28")) }
+        let badUTF8 = #expect(throws: DecodingError.self) {
+            try v3.decode([String].self, from: bytes("02 61  04 c3 28"))
+        }
         #expect(badUTF8?.pathStrings == ["Index 1"])
         let nilElement = #expect(throws: DecodingError.self) { try v3.decode([String].self, from: bytes("02 61  01")) }
         #expect(nilElement?.caseName == "valueNotFound" && nilElement?.pathStrings == ["Index 1"])
-        let truncated = #expect(throws: DecodingError.self) { try v3.decode([String].self, from: bytes("02 61  08 61")) }
+        let truncated = #expect(throws: DecodingError.self) {
+            try v3.decode([String].self, from: bytes("02 61  08 61"))
+        }
         #expect(truncated?.pathStrings == ["Index 1"])
         // v2: length-prefixed elements; with nil index sets, a nil is named by its index.
         let v2 = BinaryDecoder(format: .v2)

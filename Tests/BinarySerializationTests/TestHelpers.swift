@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 // Helpers shared by the golden-byte, determinism and malformed-input tests.
 

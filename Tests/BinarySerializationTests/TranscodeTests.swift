@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// Legacy acceptance 2 and 4: transcoding between the formats matches the reference bytes of
 /// both, and the values the reference gets wrong round-trip with us.
@@ -82,7 +82,9 @@ import BinarySerialization
         #expect(try roundTrip(SIMD4<Int32>(1, 2, 3, -4)) == SIMD4<Int32>(1, 2, 3, -4))
         #expect(try roundTrip(SIMD3<Double>(0.5, 2, -8)) == SIMD3<Double>(0.5, 2, -8))
         // The reference vectors hold the right bytes; we read them.
-        #expect(try BinaryDecoder(format: .v2).decode(SIMD2<Float>.self, from: [0x3f, 0x80, 0, 0, 0xc0, 0, 0, 0]) == SIMD2(1, -2))
+        #expect(
+            try BinaryDecoder(format: .v2).decode(SIMD2<Float>.self, from: [0x3f, 0x80, 0, 0, 0xc0, 0, 0, 0])
+                == SIMD2(1, -2))
     }
 
     @Test func nonASCIIStringKeysUseTheUTF8ByteCount() throws {
@@ -91,7 +93,8 @@ import BinarySerialization
         encoder.sortKeysDuringEncoding = true
         let data = try encoder.encode(value)
         // "a": 0x18 = 1 << 4 | 8 | varint; "ü" is 2 UTF-8 bytes: 0x28; "日本" is 6 bytes: 0x68.
-        #expect(Array(data) == [0x18, 0x61, 0x06, 0x28, 0xc3, 0xbc, 0x02, 0x68, 0xe6, 0x97, 0xa5, 0xe6, 0x9c, 0xac, 0x04])
+        #expect(
+            Array(data) == [0x18, 0x61, 0x06, 0x28, 0xc3, 0xbc, 0x02, 0x68, 0xe6, 0x97, 0xa5, 0xe6, 0x9c, 0xac, 0x04])
         #expect(try roundTrip(value) == value)
     }
 

@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// Acceptance 2: for every conformance case, the tree is a faithful middle stage:
 /// `encode(tree: encodeTree(v)) == encode(v)`, `decode(fromTree: encodeTree(v)) == v`, and, where the
@@ -27,8 +27,9 @@ import BinarySerialization
     /// unkeyed container); they run with that option on.
     static let v2NeedsNilIndexSets: Set<String> = ["v3.UnkeyedMix.seed"]
 
-    @Test("v2 tree round trip", .enabled(if: TreeRoundTripTests.v2Available, "the v2 format is not implemented yet"),
-          arguments: names, [true, false])
+    @Test(
+        "v2 tree round trip", .enabled(if: TreeRoundTripTests.v2Available, "the v2 format is not implemented yet"),
+        arguments: names, [true, false])
     func v2(_ name: String, sorted: Bool) throws {
         try check(name, format: .v2, sorted: sorted, nilIndexSets: Self.v2NeedsNilIndexSets.contains(name))
     }

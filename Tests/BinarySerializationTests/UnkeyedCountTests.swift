@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// `count` of a v3 unkeyed container: the total number of elements wherever the container is,
 /// and cheap enough to ask once per element.

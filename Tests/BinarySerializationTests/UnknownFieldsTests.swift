@@ -1,11 +1,14 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// `decodeTree` keeps the v3 fields a type does not read, so an older version of a type can
 /// carry newer data through a tree without losing bytes.
 @Suite struct UnknownFieldsTests {
-    struct Inner: Codable, Equatable { var x: Int; var note: String? }
+    struct Inner: Codable, Equatable {
+        var x: Int
+        var note: String?
+    }
     struct NewMessage: Codable, Equatable {
         var id: Int
         var added: String
@@ -16,7 +19,11 @@ import BinarySerialization
     }
     /// The same type before `added`, `extra`, `gone` and `Inner.note` existed.
     struct OldInner: Codable, Equatable { var x: Int }
-    struct OldMessage: Codable, Equatable { var id: Int; var inner: OldInner; var flag: Bool }
+    struct OldMessage: Codable, Equatable {
+        var id: Int
+        var inner: OldInner
+        var flag: Bool
+    }
 
     static let value = NewMessage(
         id: 7, added: "new", inner: Inner(x: 1, note: "n"), extra: [1, nil, 3], gone: nil, flag: true)
@@ -30,13 +37,22 @@ import BinarySerialization
         written += Data([0x0b] + Array("other".utf8) + [0x01])
         let tree = try BinaryDecoder().decodeTree(OldMessage.self, from: written)
         #expect(try BinaryEncoder().encode(tree: tree) == written)
-        guard case .keyed(let fields) = tree else { Issue.record("not keyed: \(tree)"); return }
-        if case .unknown(let bytes)? = fields["added"] { #expect(bytes == Data("new".utf8)) } else { Issue.record("\(tree)") }
+        guard case .keyed(let fields) = tree else {
+            Issue.record("not keyed: \(tree)")
+            return
+        }
+        if case .unknown(let bytes)? = fields["added"] {
+            #expect(bytes == Data("new".utf8))
+        } else {
+            Issue.record("\(tree)")
+        }
         #expect(fields["other"] == .nil)
         #expect(tree["inner"]?["note"] != nil)
         #expect(tree.description.contains("unknown(3 bytes: 6e 65 77)"))
         // The known fields decode as before.
-        #expect(try BinaryDecoder().decode(OldMessage.self, fromTree: tree) == OldMessage(id: 7, inner: OldInner(x: 1), flag: true))
+        #expect(
+            try BinaryDecoder().decode(OldMessage.self, fromTree: tree)
+                == OldMessage(id: 7, inner: OldInner(x: 1), flag: true))
     }
 
     @Test func unknownFieldsCannotBeWrittenInV2() throws {
@@ -55,7 +71,10 @@ import BinarySerialization
     @Test func v2InputDropsFieldsTheTypeDoesNotRead() throws {
         let data = try BinaryEncoder(format: .v2).encode(Self.value)
         let tree = try BinaryDecoder(format: .v2).decodeTree(OldMessage.self, from: data)
-        guard case .keyed(let fields) = tree else { Issue.record("not keyed"); return }
+        guard case .keyed(let fields) = tree else {
+            Issue.record("not keyed")
+            return
+        }
         #expect(fields.keys.map(\.stringValue) == ["id", "inner", "flag"])
     }
 }

@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// Golden bytes for each rule of the legacy v2 format, written from the format description and
 /// checked against the reference vectors (big-endian floats, UTF-8 byte counts for string keys),
@@ -13,13 +13,17 @@ import BinarySerialization
         var testDescription: String { name }
     }
 
-    static func check<T: Codable & Equatable>(_ value: T, _ hex: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func check<T: Codable & Equatable>(
+        _ value: T, _ hex: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         var encoder = BinaryEncoder(format: .v2)
         encoder.sortKeysDuringEncoding = true
         let expected = bytes(hex)
         let got = Array(try encoder.encode(value))
         #expect(spacedHex(got) == spacedHex(expected), "\(name)", sourceLocation: sourceLocation)
-        #expect(try BinaryDecoder(format: .v2).decode(T.self, from: expected) == value, "\(name) decodes", sourceLocation: sourceLocation)
+        #expect(
+            try BinaryDecoder(format: .v2).decode(T.self, from: expected) == value, "\(name) decodes",
+            sourceLocation: sourceLocation)
     }
 
     struct Byte: Codable, Equatable { var x: UInt8 }
@@ -37,7 +41,10 @@ import BinarySerialization
         @FixedSizeEncoded var a: Int32
         @FixedSizeEncoded var b: UInt64
     }
-    struct Maybe: Codable, Equatable { var a: Int?; var b: Int?? }
+    struct Maybe: Codable, Equatable {
+        var a: Int?
+        var b: Int??
+    }
     struct Unicode: Codable, Equatable { var ü: Int }
 
     @Test func wireTypesInKeys() throws {
@@ -58,7 +65,9 @@ import BinarySerialization
     }
 
     @Test func fixedSizeWrapper() throws {
-        try Self.check(Fixed(a: -2, b: 1), """
+        try Self.check(
+            Fixed(a: -2, b: 1),
+            """
             1d 61 fe ff ff ff              // "a": 1<<4 | 8 | 5 (four bytes), -2 little-endian
             19 62 01 00 00 00 00 00 00 00  // "b": 1<<4 | 8 | 1 (eight bytes), 1 little-endian
             """, "FixedSizeEncoded")
@@ -87,8 +96,10 @@ import BinarySerialization
     }
 
     @Test func enumsAndSuper() throws {
-        try Self.check(Assoc.one("a"), "3a 6f 6e 65 05 2a 5f 30 01 61", "case key, then _0 as a length-delimited string")
-        try Self.check(Derived(a: 1, b: "x") as Derived, "1a 62 01 78  02 03 18 61 02", "super at int key 0 (0<<4 | 2), length 3")
+        try Self.check(
+            Assoc.one("a"), "3a 6f 6e 65 05 2a 5f 30 01 61", "case key, then _0 as a length-delimited string")
+        try Self.check(
+            Derived(a: 1, b: "x") as Derived, "1a 62 01 78  02 03 18 61 02", "super at int key 0 (0<<4 | 2), length 3")
     }
 
     // MARK: Malformed v2 input
@@ -109,20 +120,21 @@ import BinarySerialization
     }
 
     @Test func malformed() {
-        Self.expectError(Byte.self, "1b 78 01", "dataCorrupted")                 // wire type 3 does not exist
-        Self.expectError(Byte.self, "1c 78 01", "dataCorrupted")                 // wire type 4 does not exist
-        Self.expectError(Byte.self, "1a 78 01 05", "typeMismatch", path: ["x"])  // UInt8 requested, key says length-delimited
-        Self.expectError(Text.self, "18 78 05", "typeMismatch", path: ["x"])     // String requested, key says varint
-        Self.expectError(Text.self, "1a 78 05 68", "dataCorrupted")              // length 5, one byte left
-        Self.expectError(Text.self, "1a 78 ff ff ff ff ff ff ff ff 7f", "dataCorrupted") // huge length
-        Self.expectError(Text.self, "1a 78 01 ff", "dataCorrupted", path: ["x"]) // invalid UTF-8
-        Self.expectError(Flag.self, "18 78 02", "dataCorrupted", path: ["x"])    // Bool byte 2
-        Self.expectError(Var.self, "18 78 80 00", "dataCorrupted")               // over-long varint
-        Self.expectError(Var.self, "18 78 01 18 78 01", "dataCorrupted")         // duplicate key
-        Self.expectError(Var.self, "", "keyNotFound")                            // missing key
-        Self.expectError(Int?.self, "02", "dataCorrupted")                       // optional flag 2
-        Self.expectError(Int?.self, "01 02 03", "dataCorrupted")                 // trailing byte after the value
-        Self.expectError([String].self, "01 61 05 61", "dataCorrupted", path: ["Index 1"]) // second element truncated
+        Self.expectError(Byte.self, "1b 78 01", "dataCorrupted")  // wire type 3 does not exist
+        Self.expectError(Byte.self, "1c 78 01", "dataCorrupted")  // wire type 4 does not exist
+        // UInt8 requested, key says length-delimited
+        Self.expectError(Byte.self, "1a 78 01 05", "typeMismatch", path: ["x"])
+        Self.expectError(Text.self, "18 78 05", "typeMismatch", path: ["x"])  // String requested, key says varint
+        Self.expectError(Text.self, "1a 78 05 68", "dataCorrupted")  // length 5, one byte left
+        Self.expectError(Text.self, "1a 78 ff ff ff ff ff ff ff ff 7f", "dataCorrupted")  // huge length
+        Self.expectError(Text.self, "1a 78 01 ff", "dataCorrupted", path: ["x"])  // invalid UTF-8
+        Self.expectError(Flag.self, "18 78 02", "dataCorrupted", path: ["x"])  // Bool byte 2
+        Self.expectError(Var.self, "18 78 80 00", "dataCorrupted")  // over-long varint
+        Self.expectError(Var.self, "18 78 01 18 78 01", "dataCorrupted")  // duplicate key
+        Self.expectError(Var.self, "", "keyNotFound")  // missing key
+        Self.expectError(Int?.self, "02", "dataCorrupted")  // optional flag 2
+        Self.expectError(Int?.self, "01 02 03", "dataCorrupted")  // trailing byte after the value
+        Self.expectError([String].self, "01 61 05 61", "dataCorrupted", path: ["Index 1"])  // second element truncated
     }
 
     /// Every prefix of every v2 vector: decodes or throws a DecodingError, never traps.
@@ -132,7 +144,8 @@ import BinarySerialization
             guard let c = Fixtures.casesByName[v.name] else { continue }
             let full = v.bytes
             for cut in stride(from: 0, to: full.count, by: max(1, full.count / 200)) {
-                do { _ = try c.decodesEqual(ProjectCodec(format: .v2), Array(full.prefix(cut))) } catch is DecodingError {
+                do { _ = try c.decodesEqual(ProjectCodec(format: .v2), Array(full.prefix(cut))) } catch is DecodingError
+                {
                 } catch { Issue.record("\(v.name) cut at \(cut): \(error)") }
                 mutants += 1
             }

@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 // Acceptance 4: one golden-byte table per v3 wire rule. Every hex string was worked out by hand
 // from the rules (Docs/FormatV3.md, the BinaryCodable v3 spec; where they disagree the reference
@@ -20,7 +20,9 @@ extension V3GoldenBytesTests {
             let data = try encoder.encode(value)
             #expect(spacedHex(data) == spacedHex(golden), "\(name): encoded bytes", sourceLocation: sourceLocation)
             let viaTree = try encoder.encode(tree: encoder.encodeTree(value))
-            #expect(spacedHex(viaTree) == spacedHex(golden), "\(name): bytes through the tree", sourceLocation: sourceLocation)
+            #expect(
+                spacedHex(viaTree) == spacedHex(golden), "\(name): bytes through the tree",
+                sourceLocation: sourceLocation)
         } catch {
             Issue.record("\(name): encoding threw \(error)", sourceLocation: sourceLocation)
         }
@@ -48,7 +50,10 @@ extension V3GoldenBytesTests {
             self.hex = hex
             self.sorted = sorted
             self.location = sourceLocation
-            self.run = { row in V3GoldenBytesTests.expectBytes(make(), row.hex, sorted: row.sorted, row.name, sourceLocation: row.location) }
+            self.run = { row in
+                V3GoldenBytesTests.expectBytes(
+                    make(), row.hex, sorted: row.sorted, row.name, sourceLocation: row.location)
+            }
         }
 
         var testDescription: String { name }
@@ -69,7 +74,7 @@ extension V3GoldenBytesTests {
         init(from decoder: any Decoder) throws {
             var c = try decoder.unkeyedContainer()
             guard try c.decodeNil(), try c.decode(Int.self) == 1, try c.decodeNil(), try c.decode(String.self) == "",
-                  c.isAtEnd
+                c.isAtEnd
             else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unexpected content")) }
         }
     }
@@ -109,7 +114,10 @@ extension V3GoldenBytesTests {
         var base: Int
         var own: Bool
         enum CodingKeys: String, CodingKey { case own, parent }
-        init(base: Int, own: Bool) { self.base = base; self.own = own }
+        init(base: Int, own: Bool) {
+            self.base = base
+            self.own = own
+        }
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(own, forKey: .own)
@@ -131,7 +139,10 @@ extension V3GoldenBytesTests {
     /// Writes the superclass first, so unsorted and sorted output differ.
     final class Dog: Animal, Equatable {
         var name: String
-        init(legs: Int, name: String) { self.name = name; super.init(legs: legs) }
+        init(legs: Int, name: String) {
+            self.name = name
+            super.init(legs: legs)
+        }
         enum CodingKeys: String, CodingKey { case name }
         required init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -163,7 +174,8 @@ extension V3GoldenBytesTests {
     /// String keys sort by Swift string order: "B" < "a" < "aa" < "b".
     struct StringOrder: Codable, Equatable {
         var b: Int
-        var B: Int
+        // swift-format-ignore: AlwaysUseLowerCamelCase
+        var B: Int  // the key "B", which sorts before the lowercase ones
         var aa: Int
         var a: Int
     }
@@ -256,41 +268,57 @@ extension V3GoldenBytesTests {
     func stringsAndData(_ row: Golden) { row.run(row) }
 
     @Test(arguments: [
-        Golden("SMessage", """
+        Golden(
+            "SMessage",
+            """
             0d 69 73 52 65 61 64  02 01     // "isRead" (6 << 1 | 1): length 1, true
             0d 73 65 6e 64 65 72  0a 41 6c 69 63 65  // "sender": length 5, "Alice"
             17 75 6e 72 65 61 64 43 6f 75 6e 74  02 54  // "unreadCount" (11): zz(42) = 0x54
-            """) { SMessage(sender: "Alice", isRead: true, unreadCount: 42) },
+            """
+        ) { SMessage(sender: "Alice", isRead: true, unreadCount: 42) },
         Golden("non-ASCII key: UTF-8 byte count", "05 c3 a9  02 02") { ["é": 1] },
-        Golden("64-byte key: two-byte key varint 81 01",
-               "81 01" + String(repeating: "6b", count: 64) + "02 01") { [String(repeating: "k", count: 64): true] },
-        Golden("IntKeyed: keys 1, 2, 123, 100000", """
+        Golden(
+            "64-byte key: two-byte key varint 81 01",
+            "81 01" + String(repeating: "6b", count: 64) + "02 01"
+        ) { [String(repeating: "k", count: 64): true] },
+        Golden(
+            "IntKeyed: keys 1, 2, 123, 100000",
+            """
             02  02 0d          // key 1: length 1, zz(-7) = 13
             04  06 62 65 65    // key 2: length 3, "bee"
             f6 01  02 01       // key 123 (246 = f6 01): true
             c0 9a 0c  10 3f e0 00 00 00 00 00 00  // key 100000 (200000 = c0 9a 0c): 0.5
-            """) { IntKeyed(a: -7, b: "bee", c: true, d: 0.5) },
-        Golden("Message (prose example, corrected length)", """
+            """
+        ) { IntKeyed(a: -7, b: "bee", c: true, d: 0.5) },
+        Golden(
+            "Message (prose example, corrected length)",
+            """
             02 02 01          // key 1: true
             04 06 42 6f 62    // key 2: "Bob"
             06 06 06 af 04    // key 3: length 3, packed [3, -280]
-            """) { Message(isComplete: true, owner: "Bob", references: [3, -280]) },
+            """
+        ) { Message(isComplete: true, owner: "Bob", references: [3, -280]) },
         Golden("nil optional property writes no key", "") { Optionals(a: nil, b: nil, c: nil, d: nil, e: nil, f: nil) },
     ])
     func keyed(_ row: Golden) { row.run(row) }
 
     @Test(arguments: [
-        Golden("64-byte element: two-byte prefix 80 01",
-               "03 73  80 01" + String(repeating: "61", count: 64)) { LongString(s: String(repeating: "a", count: 64)) },
+        Golden(
+            "64-byte element: two-byte prefix 80 01",
+            "03 73  80 01" + String(repeating: "61", count: 64)
+        ) { LongString(s: String(repeating: "a", count: 64)) },
         Golden("[Int?] nil marker", "01  02 02") { [nil, 1] as [Int?] },
         Golden("[String?]", "01  02 61  00") { [nil, "a", ""] as [String?] },
         Golden("[String] Hello: prefix 0a, not 14", "0a 48 65 6c 6c 6f") { ["Hello"] },
-        Golden("unkeyed encodeNil()", """
+        Golden(
+            "unkeyed encodeNil()",
+            """
             01        // nil
             02 02     // length 1, Int 1
             01        // nil
             00        // length 0, ""
-            """) { NilsInUnkeyed() },
+            """
+        ) { NilsInUnkeyed() },
         Golden("UnkeyedMix (prose example)", "02 00  01  0a 48 65 6c 6c 6f  00") { UnkeyedMix() },
         Golden("[[Int]]", "04 02 04  00  02 05") { [[1, 2], [], [-3]] },
     ])
@@ -336,9 +364,12 @@ extension V3GoldenBytesTests {
         Golden("[Int]? [1, 2]", "00 02 04") { [Int]?.some([1, 2]) },
         Golden("Date reference 0", "00 00 00 00 00 00 00 00 00") { Date(timeIntervalSinceReferenceDate: 0) },
         Golden("Date reference 1.5", "00 3f f8 00 00 00 00 00 00") { Date(timeIntervalSinceReferenceDate: 1.5) },
-        Golden("UUID: flag, then uuidString", "00"
-               + "30 30 30 30 30 30 30 30 2d 30 30 30 30 2d 30 30 30 30 2d 30 30 30 30 2d"
-               + "30 30 30 30 30 30 30 30 30 30 30 31") { UUID(uuidString: "00000000-0000-0000-0000-000000000001")! },
+        Golden(
+            "UUID: flag, then uuidString",
+            "00"
+                + "30 30 30 30 30 30 30 30 2d 30 30 30 30 2d 30 30 30 30 2d 30 30 30 30 2d"
+                + "30 30 30 30 30 30 30 30 30 30 30 31"
+        ) { UUID(uuidString: "00000000-0000-0000-0000-000000000001")! },
         Golden("custom single value", "00 99 01") { SingleWrapped(-77) },
         Golden("custom single-value encodeNil()", "01") { MaybeInt(nil) },
         Golden("custom single value 3", "00 06") { MaybeInt(3) },
@@ -347,12 +378,15 @@ extension V3GoldenBytesTests {
     func topLevelSingleValues(_ row: Golden) { row.run(row) }
 
     @Test(arguments: [
-        Golden("single values in a struct", """
+        Golden(
+            "single values in a struct",
+            """
             09 64 61 74 65  10 3f f0 00 00 00 00 00 00  // "date": length 8, no flag byte
             07 6f 70 74  02 0a                           // "opt": length 1, zz(5)
             07 72 61 77  04 d0 0f                        // "raw": length 2, zz(1000) = 2000
             0f 77 72 61 70 70 65 64  04 99 01           // "wrapped": length 2, zz(-77) = 153
-            """) { Folded(raw: .big, date: Date(timeIntervalSinceReferenceDate: 1), opt: 5, wrapped: SingleWrapped(-77)) },
+            """
+        ) { Folded(raw: .big, date: Date(timeIntervalSinceReferenceDate: 1), opt: 5, wrapped: SingleWrapped(-77)) },
         Golden("[IntRaw]", "02 02  04 d0 0f") { [IntRaw.one, .big] },
         Golden("[Date]", "10 bf f0 00 00 00 00 00 00") { [Date(timeIntervalSinceReferenceDate: -1)] },
         Golden("[MaybeInt]", "01  02 06") { [MaybeInt(nil), MaybeInt(3)] },
@@ -364,10 +398,13 @@ extension V3GoldenBytesTests {
     @Test(arguments: [
         Golden("[String: Int]", "03 61 02 02  03 62 02 04") { ["b": 2, "a": 1] },
         Golden("numeric String keys are int keys", "02 02 02  2c 02 04") { ["1": 1, "22": 2] },
-        Golden("[Int: String]", """
+        Golden(
+            "[Int: String]",
+            """
             02  06 6f 6e 65        // key 1: "one"
             d8 04  1a 74 68 72 65 65 20 68 75 6e 64 72 65 64  // key 300 (600 = d8 04): length 13
-            """) { [1: "one", 300: "three hundred"] },
+            """
+        ) { [1: "one", 300: "three hundred"] },
         Golden("[Bool: Int]: unkeyed key, value", "02 01  02 02") { [true: 1] },
         Golden("[Double: String]: unkeyed", "10 3f f8 00 00 00 00 00 00  02 78") { [1.5: "x"] },
         Golden("[String: [Int]]", "05 78 73  06 02 04 06") { ["xs": [1, 2, 3]] },
@@ -377,37 +414,55 @@ extension V3GoldenBytesTests {
     func dictionaries(_ row: Golden) { row.run(row) }
 
     @Test(arguments: [
-        Golden("circle(radius:)", """
+        Golden(
+            "circle(radius:)",
+            """
             0d 63 69 72 63 6c 65  20                       // "circle": length 16
             0d 72 61 64 69 75 73  10 3f f0 00 00 00 00 00 00  // "radius": 1.0
-            """) { Shape.circle(radius: 1) },
-        Golden("rect(_, _)", """
+            """
+        ) { Shape.circle(radius: 1) },
+        Golden(
+            "rect(_, _)",
+            """
             09 72 65 63 74  14     // "rect": length 10
             05 5f 30  02 06        // "_0": 3
             05 5f 31  02 07        // "_1": -4
-            """) { Shape.rect(3, -4) },
+            """
+        ) { Shape.rect(3, -4) },
         Golden("case without values", "0b 65 6d 70 74 79  00") { Shape.empty },
         Golden("int case keys", "04 14  05 5f 30 02 01  05 5f 31 02 7b") { AssocIntKeys.two(true, 123) },
     ])
     func enumsWithAssociatedValues(_ row: Golden) { row.run(row) }
 
     @Test(arguments: [
-        Golden("superEncoder(): key 0", """
+        Golden(
+            "superEncoder(): key 0",
+            """
             03 62  08 66 69 76 65   // "b": "five"
             00  08  03 61 02 0a     // key 0 ("super"): length 4, {"a": 5}
-            """) { Derived(a: 5, b: "five") },
-        Golden("superEncoder() written first, unsorted", """
+            """
+        ) { Derived(a: 5, b: "five") },
+        Golden(
+            "superEncoder() written first, unsorted",
+            """
             00  0e  09 6c 65 67 73 02 08   // key 0: length 7, {"legs": 4}
             09 6e 61 6d 65  06 52 65 78    // "name": "Rex"
-            """, sorted: false) { Dog(legs: 4, name: "Rex") },
-        Golden("superEncoder() written first, sorted: \"name\" < \"super\"", """
+            """, sorted: false
+        ) { Dog(legs: 4, name: "Rex") },
+        Golden(
+            "superEncoder() written first, sorted: \"name\" < \"super\"",
+            """
             09 6e 61 6d 65  06 52 65 78
             00  0e  09 6c 65 67 73 02 08
-            """) { Dog(legs: 4, name: "Rex") },
-        Golden("superEncoder(forKey:) with a single value", """
+            """
+        ) { Dog(legs: 4, name: "Rex") },
+        Golden(
+            "superEncoder(forKey:) with a single value",
+            """
             07 6f 77 6e  02 01                 // "own": true
             0d 70 61 72 65 6e 74  02 0e        // "parent": length 1, zz(7); flag folded
-            """) { SuperForKey(base: 7, own: true) },
+            """
+        ) { SuperForKey(base: 7, own: true) },
     ])
     func superEncoders(_ row: Golden) { row.run(row) }
 
@@ -421,16 +476,21 @@ extension V3GoldenBytesTests {
         Golden("VariableLengthEncoded<Int16> -1", "ff ff 03") { VariableLengthEncoded<Int16>(wrappedValue: -1) },
         Golden("VariableLengthEncoded<UInt16>", "ac 02") { VariableLengthEncoded<UInt16>(wrappedValue: 300) },
         Golden("VariableLengthEncoded<Int32> -1", "ff ff ff ff 0f") { VariableLengthEncoded<Int32>(wrappedValue: -1) },
-        Golden("VariableLengthEncoded<Int64> -1", "ff ff ff ff ff ff ff ff ff") { VariableLengthEncoded<Int64>(wrappedValue: -1) },
+        Golden("VariableLengthEncoded<Int64> -1", "ff ff ff ff ff ff ff ff ff") {
+            VariableLengthEncoded<Int64>(wrappedValue: -1)
+        },
         Golden("VariableLengthEncoded<Int> 5", "05") { VariableLengthEncoded<Int>(wrappedValue: 5) },
         Golden("ZigZagEncoded<Int16> -64", "7f") { ZigZagEncoded<Int16>(wrappedValue: -64) },
         Golden("ZigZagEncoded<Int16> min", "ff ff 03") { ZigZagEncoded<Int16>(wrappedValue: .min) },
         Golden("ZigZagEncoded<Int> 64", "80 01") { ZigZagEncoded<Int>(wrappedValue: 64) },
-        Golden("wrappers in a struct", """
+        Golden(
+            "wrappers in a struct",
+            """
             03 66  08 01 00 00 00   // "f": fixed Int32 1
             03 76  02 64            // "v": varint Int16 100
             03 7a  02 05            // "z": zig-zag Int16 -3
-            """) { Wrappers(f: 1, v: 100, z: -3) },
+            """
+        ) { Wrappers(f: 1, v: 100, z: -3) },
     ])
     func propertyWrappers(_ row: Golden) { row.run(row) }
 
@@ -439,13 +499,18 @@ extension V3GoldenBytesTests {
             IntOrder(c: true, a: false, b: true)
         },
         Golden("int keys sort by value", "02 02 01  04 02 00  14 02 01") { IntOrder(c: true, a: false, b: true) },
-        Golden("string keys sort by string", """
+        Golden(
+            "string keys sort by string",
+            """
             03 42  02 04      // "B": 2
             03 61  02 08      // "a": 4
             05 61 61  02 06   // "aa": 3
             03 62  02 02      // "b": 1
-            """) { StringOrder(b: 1, B: 2, aa: 3, a: 4) },
-        Golden("int vs string keys compare by string", "12 02 08  14 02 06  03 61 02 02") { ["a": 1, "10": 3, "9": 4] },
+            """
+        ) { StringOrder(b: 1, B: 2, aa: 3, a: 4) },
+        Golden("int vs string keys compare by string", "12 02 08  14 02 06  03 61 02 02") {
+            ["a": 1, "10": 3, "9": 4]
+        },
     ])
     func sortOrder(_ row: Golden) { row.run(row) }
 }

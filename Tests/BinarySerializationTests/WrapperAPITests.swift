@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 // The integer wrappers used as numbers, and `@Packed`.
 

@@ -63,8 +63,10 @@ import TreeCoding
         (.double(-2), "Double -2.0"),
         (.string("tab\there"), #""tab\there""#),
         (.data(Data()), "Data(0 bytes)"),
-        (.data(Data(repeating: 0xff, count: 40)),
-         "Data(40 bytes: " + Array(repeating: "ff", count: 32).joined(separator: " ") + " ...)"),
+        (
+            .data(Data(repeating: 0xff, count: 40)),
+            "Data(40 bytes: " + Array(repeating: "ff", count: 32).joined(separator: " ") + " ...)"
+        ),
         (.packed(.bool([true, false])), "[Bool] (2) [true, false]"),
         (.packed(.uint8(Array(0..<20))), "[UInt8] (20) [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, ...]"),
         (.packed(.double([])), "[Double] (0) []"),
@@ -142,7 +144,10 @@ import TreeCoding
         #expect([1, "a"] as BinaryValue == .unkeyed([.int(1), .string("a")]))
         #expect([] as BinaryValue == .unkeyed([]))
         let keyed: BinaryValue = ["b": 1, 2: "x"]
-        #expect(keyed == .keyed(KeyedFields([(BinaryKey(stringValue: "b"), .int(1)), (BinaryKey(intValue: 2), .string("x"))])))
+        #expect(
+            keyed
+                == .keyed(
+                    KeyedFields([(BinaryKey(stringValue: "b"), .int(1)), (BinaryKey(intValue: 2), .string("x"))])))
         #expect([:] as BinaryValue == .emptyKeyed)
         #expect(("k" as BinaryKey) == BinaryKey(stringValue: "k"))
         #expect((4 as BinaryKey) == BinaryKey(intValue: 4))
@@ -253,8 +258,12 @@ import TreeCoding
     }
 
     @Test func sortingKeysSortsEveryLevel() {
-        let tree: BinaryValue = ["b": [["z": 1, "y": 2]], "a": .optional(["d": 1, "c": 2]), "c": .single(["f": 1, "e": 2])]
-        let sorted: BinaryValue = ["a": .optional(["c": 2, "d": 1]), "b": [["y": 2, "z": 1]], "c": .single(["e": 2, "f": 1])]
+        let tree: BinaryValue = [
+            "b": [["z": 1, "y": 2]], "a": .optional(["d": 1, "c": 2]), "c": .single(["f": 1, "e": 2]),
+        ]
+        let sorted: BinaryValue = [
+            "a": .optional(["c": 2, "d": 1]), "b": [["y": 2, "z": 1]], "c": .single(["e": 2, "f": 1]),
+        ]
         #expect(tree.sortingKeys() == sorted)
         #expect(tree.sortingKeys().description == sorted.description)
     }

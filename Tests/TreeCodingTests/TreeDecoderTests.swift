@@ -89,13 +89,14 @@ import TreeCoding
 
     @Test func unkeyedContainerCounters() throws {
         let probe = try decode(UnkeyedProbe.self, [1, .nil, "x"])
-        #expect(probe.steps == [
-            "count=3 @0 end=false",
-            "int 1 @1 end=false",
-            "nil true @2 end=false",
-            "nil false @2 end=false",
-            "string x @3 end=true",
-        ])
+        #expect(
+            probe.steps == [
+                "count=3 @0 end=false",
+                "int 1 @1 end=false",
+                "nil true @2 end=false",
+                "nil false @2 end=false",
+                "string x @3 end=true",
+            ])
         guard case .valueNotFound(_, let context) = probe.endError else {
             Issue.record("decoding past the end: \(String(describing: probe.endError))")
             return

@@ -75,7 +75,8 @@ import TreeCoding
     @Test func singleValueContainer() throws {
         #expect(try tree(Single(value: 5)) == .single(.int(5)))
         #expect(try tree(Single(value: "x")) == .single("x"))
-        #expect(try tree(Single(value: Message(sender: "", isRead: true, unreadCount: 1)))
+        #expect(
+            try tree(Single(value: Message(sender: "", isRead: true, unreadCount: 1)))
                 == .single(["sender": "", "isRead": true, "unreadCount": 1]))
         #expect(try tree(SingleNil()) == .single(.nil))
         #expect(try tree(Level.high) == .single(.int(2)))
@@ -233,7 +234,8 @@ import TreeCoding
         #expect(try tree([1, nil] as [Int?]) == [.optional(.int(1)), .optional(nil)])
         // Synthesized coding skips nil properties and removes one optional level.
         #expect(try tree(Optionals(a: nil, b: nil, c: nil)) == .emptyKeyed)
-        #expect(try tree(Optionals(a: 1, b: .some(nil), c: Message(sender: "", isRead: true, unreadCount: 0)))
+        #expect(
+            try tree(Optionals(a: 1, b: .some(nil), c: Message(sender: "", isRead: true, unreadCount: 0)))
                 == ["a": .int(1), "b": .optional(nil), "c": ["sender": "", "isRead": true, "unreadCount": 0]])
     }
 

@@ -5,8 +5,14 @@ import TreeCoding
 struct AnyKey: CodingKey, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     var stringValue: String
     var intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue; intValue = nil }
-    init(intValue: Int) { stringValue = String(intValue); self.intValue = intValue }
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = nil
+    }
+    init(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
+    }
     init(stringLiteral value: String) { self.init(stringValue: value) }
     init(integerLiteral value: Int) { self.init(intValue: value) }
 }
@@ -57,7 +63,11 @@ struct NestedManual: Codable, Equatable {
     }
 
     init(x: Int, flag: Bool, y: String, small: Int8, after: Int) {
-        self.x = x; self.flag = flag; self.y = y; self.small = small; self.after = after
+        self.x = x
+        self.flag = flag
+        self.y = y
+        self.small = small
+        self.after = after
     }
 
     init(from decoder: any Decoder) throws {
@@ -85,7 +95,10 @@ class Base: Codable {
 
 final class Derived: Base, Equatable {
     var b: String
-    init(a: Int, b: String) { self.b = b; super.init(a: a) }
+    init(a: Int, b: String) {
+        self.b = b
+        super.init(a: a)
+    }
     enum CodingKeys: String, CodingKey { case b }
     required init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)

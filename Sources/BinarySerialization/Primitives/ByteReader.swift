@@ -82,7 +82,8 @@ struct ByteReader {
         let start = offset
         let v = try varint()
         guard v <= UInt64(remaining) else {
-            var error = WireFormatError(.truncated, "\(what) of \(v) bytes exceeds the \(remaining) bytes that remain", offset: start)
+            var error = WireFormatError(
+                .truncated, "\(what) of \(v) bytes exceeds the \(remaining) bytes that remain", offset: start)
             error.regionEnd = end
             let (sum, overflow) = offset.addingReportingOverflow(Int(clamping: v))
             error.requiredEnd = overflow ? Int.max : sum

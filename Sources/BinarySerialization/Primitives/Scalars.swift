@@ -117,9 +117,9 @@ enum Scalars {
 
     private static func writeLittleEndian<T: FixedWidthInteger>(_ a: [T], to w: inout ByteWriter) {
         #if _endian(little)
-        a.withUnsafeBytes { w.bytes($0) }
+            a.withUnsafeBytes { w.bytes($0) }
         #else
-        for v in a { w.littleEndian(v) }
+            for v in a { w.littleEndian(v) }
         #endif
     }
 
@@ -131,7 +131,9 @@ enum Scalars {
         case .bool:
             let start = r.offset
             let b = try r.byte()
-            guard b <= 1 else { throw WireFormatError(.invalidBytes, "a Bool must be 0 or 1, found \(b)", offset: start) }
+            guard b <= 1 else {
+                throw WireFormatError(.invalidBytes, "a Bool must be 0 or 1, found \(b)", offset: start)
+            }
             return .bool(b == 1)
         case .int8: return .int8(Int8(bitPattern: try r.byte()))
         case .uint8: return .uint8(try r.byte())
@@ -195,17 +197,19 @@ enum Scalars {
         case .bool:
             let bytes = UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<r.end])
             if !allZeroOrOne(bytes), let bad = bytes.firstIndex(where: { $0 > 1 }) {
-                throw WireFormatError(.invalidBytes, "a Bool must be 0 or 1, found \(bytes[bad])", offset: r.offset + bad)
+                throw WireFormatError(
+                    .invalidBytes, "a Bool must be 0 or 1, found \(bytes[bad])", offset: r.offset + bad)
             }
             r.offset = r.end
             if bytes.isEmpty { return .bool([]) }
             // Every byte is 0 or 1, which is exactly how a Bool is stored: copy them.
-            return .bool([Bool](unsafeUninitializedCapacity: bytes.count) { out, initialized in
-                if let base = out.baseAddress, let source = bytes.baseAddress {
-                    UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: bytes.count)
-                }
-                initialized = bytes.count
-            })
+            return .bool(
+                [Bool](unsafeUninitializedCapacity: bytes.count) { out, initialized in
+                    if let base = out.baseAddress, let source = bytes.baseAddress {
+                        UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: bytes.count)
+                    }
+                    initialized = bytes.count
+                })
         case .int8: return .int8(try readFixed(&r, Int8.self) { $0 })
         case .uint8:
             let bytes = Array(UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<r.end]))
@@ -216,15 +220,17 @@ enum Scalars {
         case .float: return .float(try readFixed(&r, UInt32.self) { Float(bitPattern: UInt32(bigEndian: $0)) })
         case .double: return .double(try readFixed(&r, UInt64.self) { Double(bitPattern: UInt64(bigEndian: $0)) })
         case .int32:
-            return .int32(try readVarints(&r) { u, at in
-                guard u <= UInt64(UInt32.max) else { throw tooLarge(u, Int32.self, at) }
-                return Int32(truncatingIfNeeded: unZigZag(u))
-            })
+            return .int32(
+                try readVarints(&r) { u, at in
+                    guard u <= UInt64(UInt32.max) else { throw tooLarge(u, Int32.self, at) }
+                    return Int32(truncatingIfNeeded: unZigZag(u))
+                })
         case .uint32:
-            return .uint32(try readVarints(&r) { u, at in
-                guard let v = UInt32(exactly: u) else { throw tooLarge(u, UInt32.self, at) }
-                return v
-            })
+            return .uint32(
+                try readVarints(&r) { u, at in
+                    guard let v = UInt32(exactly: u) else { throw tooLarge(u, UInt32.self, at) }
+                    return v
+                })
         case .int64: return .int64(try readVarints(&r) { u, _ in unZigZag(u) })
         case .int: return .int(try readVarints(&r) { u, _ in Int(unZigZag(u)) })
         case .uint64: return .uint64(try readVarints(&r) { u, _ in u })

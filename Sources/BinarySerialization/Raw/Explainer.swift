@@ -72,11 +72,19 @@ struct Explainer {
         var inner = tree
         var levels = 0
         while true {
-            if case .single(let v) = inner { inner = v } else if case .optional(.some(let v)) = inner { inner = v } else { break }
+            if case .single(let v) = inner {
+                inner = v
+            } else if case .optional(.some(let v)) = inner {
+                inner = v
+            } else {
+                break
+            }
             levels &+= 1
         }
         let leafLine = { (dump: inout HexDump) in
-            dump.line(prefixStart..<content.upperBound, label + ": " + Self.treeText(tree) + " (\(HexDump.plural(content.count, "byte")))", depth: depth)
+            dump.line(
+                prefixStart..<content.upperBound,
+                label + ": " + Self.treeText(tree) + " (\(HexDump.plural(content.count, "byte")))", depth: depth)
         }
         let flags = reader.format == .v3 ? (topLevel ? levels : max(levels &- 1, 0)) : levels
         guard reader.format == .v3 || flags == 0 else { return leafLine(&dump) }
@@ -89,7 +97,11 @@ struct Explainer {
         case .keyed(let treeFields):
             let framed = reader.format == .v3 ? reader.frameV3Keyed(body) : reader.frameV2Keyed(body)
             guard let framed else { return leafLine(&dump) }
-            typedHeader(prefixStart, content, flags, label + ": keyed container (\(HexDump.plural(framed.count, "field")), \(HexDump.plural(body.count, "byte")))", depth)
+            typedHeader(
+                prefixStart, content, flags,
+                label
+                    + ": keyed container (\(HexDump.plural(framed.count, "field")), \(HexDump.plural(body.count, "byte")))",
+                depth)
             for f in framed {
                 // Fields the type did not read are in the tree as `.unknown` (v3): explain them untyped.
                 let match = treeFields.first { field in
@@ -106,17 +118,29 @@ struct Explainer {
                     continue
                 }
                 if let match, f.wireType == nil || f.wireType == 2 {
-                    typedValue(match.value, content: valueRange, prefixStart: keyEnd, label: childLabel, depth: depth &+ 1, topLevel: false)
+                    typedValue(
+                        match.value, content: valueRange, prefixStart: keyEnd, label: childLabel, depth: depth &+ 1,
+                        topLevel: false)
                 } else if let match {
                     let size = " (\(HexDump.plural(valueRange.count, "byte")))"
-                    dump.line(keyEnd..<valueRange.upperBound, childLabel + ": " + Self.treeText(match.value) + size, depth: depth &+ 1)
+                    dump.line(
+                        keyEnd..<valueRange.upperBound, childLabel + ": " + Self.treeText(match.value) + size,
+                        depth: depth &+ 1)
                 } else {
-                    untypedElement(valueRange, wireType: f.wireType, label: childLabel + " (not read by the type)", at: keyEnd, depth: depth &+ 1)
+                    untypedElement(
+                        valueRange, wireType: f.wireType, label: childLabel + " (not read by the type)", at: keyEnd,
+                        depth: depth &+ 1)
                 }
             }
         case .unkeyed(let elements) where reader.format == .v3:
-            guard let framed = reader.frameV3Unkeyed(body), framed.count == elements.count else { return leafLine(&dump) }
-            typedHeader(prefixStart, content, flags, label + ": unkeyed container (\(HexDump.plural(framed.count, "element")), \(HexDump.plural(body.count, "byte")))", depth)
+            guard let framed = reader.frameV3Unkeyed(body), framed.count == elements.count else {
+                return leafLine(&dump)
+            }
+            typedHeader(
+                prefixStart, content, flags,
+                label
+                    + ": unkeyed container (\(HexDump.plural(framed.count, "element")), \(HexDump.plural(body.count, "byte")))",
+                depth)
             var cursor = body.lowerBound
             for (i, (range, element)) in zip(framed, elements).enumerated() {
                 guard let range else {
@@ -124,7 +148,8 @@ struct Explainer {
                     cursor &+= 1
                     continue
                 }
-                typedValue(element, content: range, prefixStart: cursor, label: "[\(i)]", depth: depth &+ 1, topLevel: false)
+                typedValue(
+                    element, content: range, prefixStart: cursor, label: "[\(i)]", depth: depth &+ 1, topLevel: false)
                 cursor = range.upperBound
             }
         default:
@@ -133,13 +158,17 @@ struct Explainer {
     }
 
     /// The line before a container's contents: its prefix and any flag bytes (or nothing, at the top).
-    private mutating func typedHeader(_ prefixStart: Int, _ content: Range<Int>, _ flags: Int, _ meaning: String, _ depth: Int) {
+    private mutating func typedHeader(
+        _ prefixStart: Int, _ content: Range<Int>, _ flags: Int, _ meaning: String, _ depth: Int
+    ) {
         let flagText = flags == 0 ? "" : " after \(HexDump.plural(flags, "flag byte")) 00"
         dump.line(prefixStart..<(content.lowerBound &+ flags), meaning + flagText, depth: depth)
     }
 
     /// A field the type does not read: explained as without a type.
-    private mutating func untypedElement(_ range: Range<Int>, wireType: UInt8?, label: String, at start: Int, depth: Int) {
+    private mutating func untypedElement(
+        _ range: Range<Int>, wireType: UInt8?, label: String, at start: Int, depth: Int
+    ) {
         if let node = try? reader.node(range, depth: depth, wireType: wireType) {
             rawElement(node, label: label, at: start, depth: depth)
         } else {

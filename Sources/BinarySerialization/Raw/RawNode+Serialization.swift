@@ -32,7 +32,8 @@ extension RawNode {
     }
 
     /// A key: `varint(k << shift | flags)`, or `varint(len << shift | stringFlag | flags)` + UTF-8.
-    private static func writeKey(_ key: RawKey, shift: UInt64, flags: UInt64, stringFlag: UInt64, to out: inout [UInt8]) {
+    private static func writeKey(_ key: RawKey, shift: UInt64, flags: UInt64, stringFlag: UInt64, to out: inout [UInt8])
+    {
         switch key {
         case .int(let k):
             RawVarint.write(k &<< shift | flags, to: &out)

@@ -25,8 +25,9 @@ struct RawReader {
     /// The node for `range`, a v2 payload of wire type `wireType` when given.
     func node(_ range: Range<Int>, depth: Int, wireType: UInt8? = nil) throws -> RawNode {
         if let wireType, wireType != 2 {
-            return RawNode(offset: range.lowerBound, byteCount: range.count,
-                           content: .bytes(Array(bytes[range]), readings: Self.readings(bytes[range], wireType: wireType)))
+            return RawNode(
+                offset: range.lowerBound, byteCount: range.count,
+                content: .bytes(Array(bytes[range]), readings: Self.readings(bytes[range], wireType: wireType)))
         }
         let keyed = format == .v3 ? frameV3Keyed(range) : frameV2Keyed(range)
         let unkeyed = format == .v3 ? frameV3Unkeyed(range) : nil
@@ -37,7 +38,9 @@ struct RawReader {
         if let keyed, !keyed.isEmpty, choice != .keyed(fieldCount: keyed.count) {
             alternatives.append(.keyed(fieldCount: keyed.count))
         }
-        if let unkeyed, unkeyed.contains(where: { ($0?.count ?? 0) > 0 }), choice != .unkeyed(elementCount: unkeyed.count) {
+        if let unkeyed, unkeyed.contains(where: { ($0?.count ?? 0) > 0 }),
+            choice != .unkeyed(elementCount: unkeyed.count)
+        {
             alternatives.append(.unkeyed(elementCount: unkeyed.count))
         }
         if choice != .bytes {

@@ -193,21 +193,24 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
         let node: ByteNode
         if prefix & 1 == 1 {
             guard prefix == 1 else {
-                throw streamError(WireFormatError(.invalidBytes, "a nil indicator with a length (prefix \(prefix))", offset: begin))
+                throw streamError(
+                    WireFormatError(.invalidBytes, "a nil indicator with a length (prefix \(prefix))", offset: begin))
             }
             node = ByteNode(buffer: buffer, start: reader.offset, end: reader.offset, tag: V3Format.nilElement)
         } else {
             let length = prefix >> 1
             let limit = decoder.limits.maximumElementSize
             guard length <= UInt64(clamping: limit) else {
-                throw streamError(WireFormatError(
-                    .limitExceeded, "an element of \(length) bytes exceeds the limit of \(limit)", offset: begin))
+                throw streamError(
+                    WireFormatError(
+                        .limitExceeded, "an element of \(length) bytes exceeds the limit of \(limit)", offset: begin))
             }
             // `length` comes from the input: with a limit near Int.max the sum can overflow.
             let (end, overflow) = reader.offset.addingReportingOverflow(Int(clamping: length))
             guard !overflow else {
-                throw streamError(WireFormatError(
-                    .limitExceeded, "an element of \(length) bytes is larger than any buffer", offset: begin))
+                throw streamError(
+                    WireFormatError(
+                        .limitExceeded, "an element of \(length) bytes is larger than any buffer", offset: begin))
             }
             guard end <= buffer.count else { return .needMore(required: end) }
             node = ByteNode(buffer: buffer, start: reader.offset, end: end, tag: V3Format.element)
@@ -226,7 +229,8 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
             let value = try TreeDecoderImpl.decodeRoot(
                 Element.self, from: .bytes(node), format: decoder.byteFormat, options: decoder.options)
             guard cursor.offset > begin else {
-                throw streamError(WireFormatError(.invalidBytes, "an element was decoded without reading any bytes", offset: begin))
+                throw streamError(
+                    WireFormatError(.invalidBytes, "an element was decoded without reading any bytes", offset: begin))
             }
             return .element(value, end: cursor.offset)
         } catch {
@@ -239,9 +243,11 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
             let (size, overflow) = required.subtractingReportingOverflow(begin)
             let limit = decoder.limits.maximumElementSize
             guard !overflow, size <= limit else {
-                throw streamError(WireFormatError(
-                    .limitExceeded, "an element of \(overflow ? Int.max : size) bytes exceeds the limit of \(limit)",
-                    offset: begin))
+                throw streamError(
+                    WireFormatError(
+                        .limitExceeded,
+                        "an element of \(overflow ? Int.max : size) bytes exceeds the limit of \(limit)",
+                        offset: begin))
             }
             return .needMore(required: required)
         }

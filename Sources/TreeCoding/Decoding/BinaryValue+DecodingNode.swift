@@ -75,8 +75,12 @@ extension BinaryValue {
     /// This leaf as exactly `kind`, converting numbers that fit exactly.
     func converted(to kind: ScalarKind) -> BinaryValue? {
         switch kind {
-        case .bool: if case .bool = self { return self }; return nil
-        case .string: if case .string = self { return self }; return nil
+        case .bool:
+            if case .bool = self { return self }
+            return nil
+        case .string:
+            if case .string = self { return self }
+            return nil
         case .data:
             if case .data = self { return self }
             if case .packed(.uint8(let bytes)) = self { return .data(Data(bytes)) }

@@ -80,7 +80,8 @@ package struct ByteKeyedView {
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[e.keyStart..<e.keyStart + e.keyLength])
             // Decoding repairs invalid UTF-8 with U+FFFD, so the bytes come back different.
             // (`String(validating:as:)` would say it directly, but needs macOS 15 / iOS 18.)
-            if bytes.contains(where: { $0 >= 0x80 }), !String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes) {
+            if bytes.contains(where: { $0 >= 0x80 }), !String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes)
+            {
                 throw WireFormatError(.invalidBytes, "invalid UTF-8 in a string key", offset: e.keyStart)
             }
         }

@@ -216,7 +216,9 @@ package enum DecodingNode {
         }
 
         /// Every entry in stored order, without looking keys up one by one.
-        package func forEachEntry(_ format: (any ByteFormat)?, _ body: (BinaryKey, DecodingNode) throws -> Void) rethrows {
+        package func forEachEntry(_ format: (any ByteFormat)?, _ body: (BinaryKey, DecodingNode) throws -> Void)
+            rethrows
+        {
             switch self {
             case .bytes(let v):
                 for e in v.entries { try body(ByteKeyedView.key(of: e, v.buffer), .bytes(e.value)) }

@@ -11,10 +11,12 @@ protocol DirectTreeDecodable {
 extension ScalarDecodable {
     /// Reads this primitive from `node`.
     @inline(__always)
-    static func read(from node: inout DecodingNode, _ format: (any ByteFormat)?, kind: ScalarKind? = nil) throws -> Self {
+    static func read(from node: inout DecodingNode, _ format: (any ByteFormat)?, kind: ScalarKind? = nil) throws -> Self
+    {
         let leaf = try node.decodeScalar(kind ?? scalarKind, format)
         guard let value = fromLeaf(leaf) else {
-            throw WireFormatError(.typeMismatch, "expected \(Self.self), found \(leaf.kindName)", offset: node.byteOffset)
+            throw WireFormatError(
+                .typeMismatch, "expected \(Self.self), found \(leaf.kindName)", offset: node.byteOffset)
         }
         return value
     }
@@ -154,7 +156,9 @@ extension Dictionary: DirectTreeDecodable where Key: DictionaryKey, Value: Decod
             guard let k = Key.fromStored(key) else {
                 throw DecodingError.typeMismatch(
                     Key.self,
-                    .init(codingPath: path.path(appending: .key(key)), debugDescription: "Expected a \(Key.self) key, found \(key)."))
+                    .init(
+                        codingPath: path.path(appending: .key(key)),
+                        debugDescription: "Expected a \(Key.self) key, found \(key)."))
             }
             var value = value
             out[k] = try impl.decodeValue(Value.self, from: &value, parent: path, step: .key(key))
@@ -184,10 +188,24 @@ extension Optional: DirectTreeDecodable where Wrapped: Decodable {
     }
 }
 
-extension SIMD2: ElementHinted where Scalar: ScalarDecodable { static var elementHint: ScalarKind { Scalar.scalarKind } }
-extension SIMD3: ElementHinted where Scalar: ScalarDecodable { static var elementHint: ScalarKind { Scalar.scalarKind } }
-extension SIMD4: ElementHinted where Scalar: ScalarDecodable { static var elementHint: ScalarKind { Scalar.scalarKind } }
-extension SIMD8: ElementHinted where Scalar: ScalarDecodable { static var elementHint: ScalarKind { Scalar.scalarKind } }
-extension SIMD16: ElementHinted where Scalar: ScalarDecodable { static var elementHint: ScalarKind { Scalar.scalarKind } }
-extension SIMD32: ElementHinted where Scalar: ScalarDecodable { static var elementHint: ScalarKind { Scalar.scalarKind } }
-extension SIMD64: ElementHinted where Scalar: ScalarDecodable { static var elementHint: ScalarKind { Scalar.scalarKind } }
+extension SIMD2: ElementHinted where Scalar: ScalarDecodable {
+    static var elementHint: ScalarKind { Scalar.scalarKind }
+}
+extension SIMD3: ElementHinted where Scalar: ScalarDecodable {
+    static var elementHint: ScalarKind { Scalar.scalarKind }
+}
+extension SIMD4: ElementHinted where Scalar: ScalarDecodable {
+    static var elementHint: ScalarKind { Scalar.scalarKind }
+}
+extension SIMD8: ElementHinted where Scalar: ScalarDecodable {
+    static var elementHint: ScalarKind { Scalar.scalarKind }
+}
+extension SIMD16: ElementHinted where Scalar: ScalarDecodable {
+    static var elementHint: ScalarKind { Scalar.scalarKind }
+}
+extension SIMD32: ElementHinted where Scalar: ScalarDecodable {
+    static var elementHint: ScalarKind { Scalar.scalarKind }
+}
+extension SIMD64: ElementHinted where Scalar: ScalarDecodable {
+    static var elementHint: ScalarKind { Scalar.scalarKind }
+}

@@ -15,6 +15,7 @@ public struct TreeDecoder: DecodesFromTree, Sendable {
     /// - Throws: `DecodingError` with the coding path of the first node that does not fit the type.
     public func decode<T: Decodable>(_ type: T.Type, fromTree tree: BinaryValue) throws -> T {
         try TreeDecoderImpl.decodeRoot(
-            T.self, from: .tree(tree), format: nil, options: DecodingOptions(userInfo: userInfo, maximumDepth: maximumDepth))
+            T.self, from: .tree(tree), format: nil,
+            options: DecodingOptions(userInfo: userInfo, maximumDepth: maximumDepth))
     }
 }

@@ -173,7 +173,9 @@ package final class TreeDecoderImpl: Decoder {
 
     /// Turns a node-layer error into a `DecodingError` at `path`; `DecodingError`s pass through.
     @inline(never)
-    package func decodingError(_ error: any Error, _ type: Any.Type, _ path: @autoclosure () -> [any CodingKey]) -> any Error {
+    package func decodingError(_ error: any Error, _ type: Any.Type, _ path: @autoclosure () -> [any CodingKey])
+        -> any Error
+    {
         guard let wire = error as? WireFormatError else { return error }
         var codingPath = path()
         if let key = wire.key { codingPath.append(key) }

@@ -32,13 +32,18 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     @inline(never)
     private func missing(_ key: Key) -> DecodingError {
         DecodingError.keyNotFound(
-            key, .init(codingPath: path.path, debugDescription: "No value for key \(BinaryKey(key)) at \(describe(path.path))."))
+            key,
+            .init(
+                codingPath: path.path, debugDescription: "No value for key \(BinaryKey(key)) at \(describe(path.path))."
+            ))
     }
 
     @inline(__always)
     private func scalar<S: ScalarDecodable>(_ type: S.Type, _ key: Key) throws -> S {
         var n = try node(key, type)
-        do { return try S.read(from: &n, impl.format) } catch { throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key)))) }
+        do { return try S.read(from: &n, impl.format) } catch {
+            throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key))))
+        }
     }
 
     /// `true` for a nil value and for an absent key: `encodeNil(forKey:)` writes nothing, so this
@@ -53,7 +58,9 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     @inline(__always)
     private func scalarIfPresent<S: ScalarDecodable>(_ type: S.Type, _ key: Key) throws -> S? {
         guard var n = try lookup(key), !n.isNil(impl.format) else { return nil }
-        do { return try S.read(from: &n, impl.format) } catch { throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key)))) }
+        do { return try S.read(from: &n, impl.format) } catch {
+            throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key))))
+        }
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try scalarIfPresent(type, key) }
@@ -109,7 +116,9 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     ) throws -> KeyedDecodingContainer<NestedKey> {
         var n = try node(key, [String: Any].self)
         let nested: DecodingNode.KeyedView
-        do { nested = try n.keyedView(impl.format) } catch { throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key)))) }
+        do { nested = try n.keyedView(impl.format) } catch {
+            throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key))))
+        }
         return KeyedDecodingContainer(
             TreeKeyedDecodingContainer<NestedKey>(impl: impl, view: nested, path: path.appending(key)))
     }
@@ -135,7 +144,8 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         try impl.session.check(path)
         guard let found = view.node(forKey: lookup, impl.format) else {
             throw DecodingError.keyNotFound(
-                key, .init(codingPath: path.path, debugDescription: "No value for key \(key) at \(describe(path.path))."))
+                key,
+                .init(codingPath: path.path, debugDescription: "No value for key \(key) at \(describe(path.path))."))
         }
         return TreeDecoderImpl(
             node: found, format: impl.format, options: impl.options, pathNode: path.appending(.key(key)),

@@ -56,7 +56,9 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         return value
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         let index = view.currentIndex
         try impl.session.check(path)
         do {
@@ -113,7 +115,10 @@ struct TreeSingleValueDecodingContainer: SingleValueDecodingContainer {
         try impl.session.check(path)
         guard let content else {
             throw DecodingError.valueNotFound(
-                type, .init(codingPath: path.path, debugDescription: "Expected \(type) but found nil at \(describe(path.path))."))
+                type,
+                .init(
+                    codingPath: path.path, debugDescription: "Expected \(type) but found nil at \(describe(path.path))."
+                ))
         }
         return content
     }

@@ -46,7 +46,10 @@ final class TreeEncoderImpl: Encoder {
         case unkeyed
     }
 
-    init(options: EncodingOptions, parent: TreeEncoderImpl?, basePath: CodingPathNode = .root, step: PathStep?, depth: Int) {
+    init(
+        options: EncodingOptions, parent: TreeEncoderImpl?, basePath: CodingPathNode = .root, step: PathStep?,
+        depth: Int
+    ) {
         self.options = options
         self.parent = parent
         self.basePath = basePath
@@ -64,9 +67,12 @@ final class TreeEncoderImpl: Encoder {
         return child
     }
 
-    static func encodeRoot<T: Encodable>(_ value: T, options: EncodingOptions, throughEncodable: Bool) throws -> BinaryValue {
+    static func encodeRoot<T: Encodable>(_ value: T, options: EncodingOptions, throughEncodable: Bool) throws
+        -> BinaryValue
+    {
         let root = TreeEncoderImpl(options: options, parent: nil, step: nil, depth: 0)
-        let tree = throughEncodable ? try root.encodeWithChild(value, step: nil) : try root.encodeValue(value, step: nil)
+        let tree =
+            throughEncodable ? try root.encodeWithChild(value, step: nil) : try root.encodeValue(value, step: nil)
         if let (path, message) = options.lateWrite {
             throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: path, debugDescription: message))
         }
@@ -162,7 +168,9 @@ final class TreeEncoderImpl: Encoder {
         return try encodeWithChild(value, step: step)
     }
 
-    private func encodeDirect<D: DirectTreeEncodable, T>(_ type: D.Type, _ value: T, step: PathStep?) throws -> BinaryValue {
+    private func encodeDirect<D: DirectTreeEncodable, T>(_ type: D.Type, _ value: T, step: PathStep?) throws
+        -> BinaryValue
+    {
         guard T.self == D.self else {
             throw EncodingError.invalidValue(
                 value, .init(codingPath: pathNode.path(appending: step), debugDescription: "Internal type confusion."))

@@ -13,8 +13,12 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encodeNil(forKey key: Key) throws {}
 
     mutating func encode(_ value: Bool, forKey key: Key) throws { buffer.setField(.bool(value), for: BinaryKey(key)) }
-    mutating func encode(_ value: String, forKey key: Key) throws { buffer.setField(.string(value), for: BinaryKey(key)) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { buffer.setField(.double(value), for: BinaryKey(key)) }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        buffer.setField(.string(value), for: BinaryKey(key))
+    }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        buffer.setField(.double(value), for: BinaryKey(key))
+    }
     mutating func encode(_ value: Float, forKey key: Key) throws { buffer.setField(.float(value), for: BinaryKey(key)) }
     mutating func encode(_ value: Int, forKey key: Key) throws { buffer.setField(.int(value), for: BinaryKey(key)) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { buffer.setField(.int8(value), for: BinaryKey(key)) }
@@ -23,9 +27,15 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encode(_ value: Int64, forKey key: Key) throws { buffer.setField(.int64(value), for: BinaryKey(key)) }
     mutating func encode(_ value: UInt, forKey key: Key) throws { buffer.setField(.uint(value), for: BinaryKey(key)) }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { buffer.setField(.uint8(value), for: BinaryKey(key)) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { buffer.setField(.uint16(value), for: BinaryKey(key)) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { buffer.setField(.uint32(value), for: BinaryKey(key)) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { buffer.setField(.uint64(value), for: BinaryKey(key)) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws {
+        buffer.setField(.uint16(value), for: BinaryKey(key))
+    }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws {
+        buffer.setField(.uint32(value), for: BinaryKey(key))
+    }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+        buffer.setField(.uint64(value), for: BinaryKey(key))
+    }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let k = BinaryKey(key)
@@ -45,7 +55,8 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         let path = pathNode.appending(key)
         let child = TreeEncoderImpl.nested(.keyed, of: encoder, at: path)
         buffer.setPendingField(child, for: BinaryKey(key))
-        return KeyedEncodingContainer(TreeKeyedEncodingContainer<NestedKey>(encoder: encoder, buffer: child, path: path))
+        return KeyedEncodingContainer(
+            TreeKeyedEncodingContainer<NestedKey>(encoder: encoder, buffer: child, path: path))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {

@@ -38,11 +38,14 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         }
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let nestedPath = pathNode.appending(indexStep)
         let child = TreeEncoderImpl.nested(.keyed, of: encoder, at: nestedPath)
         buffer.appendPendingElement(child)
-        return KeyedEncodingContainer(TreeKeyedEncodingContainer<NestedKey>(encoder: encoder, buffer: child, path: nestedPath))
+        return KeyedEncodingContainer(
+            TreeKeyedEncodingContainer<NestedKey>(encoder: encoder, buffer: child, path: nestedPath))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

@@ -167,7 +167,8 @@ extension BinaryValue {
     private mutating func editKeyed<R>(_ key: BinaryKey, _ change: (inout KeyedFields) -> R) throws -> R {
         try editInsideMarks { node in
             guard case .keyed(var fields) = node else {
-                throw EditError(.notKeyed, "cannot use the key \(key) on a \(node.kindName) node: it is not a keyed container")
+                throw EditError(
+                    .notKeyed, "cannot use the key \(key) on a \(node.kindName) node: it is not a keyed container")
             }
             node = .nil
             defer { node = .keyed(fields) }
@@ -189,10 +190,13 @@ extension BinaryValue {
                 let what = index.map { "the index \($0)" } ?? "append"
                 throw EditError(
                     .notIndexed,
-                    "cannot use \(what) on a \(node.kindName) node: it is neither an unkeyed container nor a packed array")
+                    "cannot use \(what) on a \(node.kindName) node: it is neither an unkeyed container nor a packed array"
+                )
             }
             if let index, index < 0 || index >= count {
-                throw EditError(.indexOutOfRange, "the index \(index) is outside the \(count) elements of the \(node.kindName) node")
+                throw EditError(
+                    .indexOutOfRange, "the index \(index) is outside the \(count) elements of the \(node.kindName) node"
+                )
             }
             change(&node)
         }

@@ -4,7 +4,9 @@ extension BinaryValue {
     public func sortingKeys() -> BinaryValue {
         switch self {
         case .keyed(let fields):
-            let sorted = fields.sortedByKey().fields.map { KeyedFields.Field(key: $0.key, value: $0.value.sortingKeys()) }
+            let sorted = fields.sortedByKey().fields.map {
+                KeyedFields.Field(key: $0.key, value: $0.value.sortingKeys())
+            }
             return .keyed(KeyedFields(uniqueFields: sorted))
         case .unkeyed(let values):
             return .unkeyed(values.map { $0.sortingKeys() })

@@ -85,9 +85,15 @@ extension BinaryValue {
     }
 
     /// The string of a `.string` leaf.
-    public var stringValue: String? { if case .string(let s) = unwrappedContainer { return s }; return nil }
+    public var stringValue: String? {
+        if case .string(let s) = unwrappedContainer { return s }
+        return nil
+    }
     /// The value of a `.bool` leaf.
-    public var boolValue: Bool? { if case .bool(let b) = unwrappedContainer { return b }; return nil }
+    public var boolValue: Bool? {
+        if case .bool(let b) = unwrappedContainer { return b }
+        return nil
+    }
     /// The value of any integer leaf, if it fits `Int`.
     public var intValue: Int? { unwrappedContainer.exactInteger(Int.self) }
     /// The value of a `.double` or `.float` leaf.

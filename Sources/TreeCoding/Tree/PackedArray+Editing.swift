@@ -18,19 +18,58 @@ extension PackedArray {
         func drop<T>(_ a: inout [T]) { a.remove(at: i) }
         // Each case releases `self` before touching the array, so the removal does not copy it.
         switch self {
-        case .bool(var a): self = .bool([]); drop(&a); self = .bool(a)
-        case .int8(var a): self = .bool([]); drop(&a); self = .int8(a)
-        case .uint8(var a): self = .bool([]); drop(&a); self = .uint8(a)
-        case .int16(var a): self = .bool([]); drop(&a); self = .int16(a)
-        case .uint16(var a): self = .bool([]); drop(&a); self = .uint16(a)
-        case .int32(var a): self = .bool([]); drop(&a); self = .int32(a)
-        case .uint32(var a): self = .bool([]); drop(&a); self = .uint32(a)
-        case .int64(var a): self = .bool([]); drop(&a); self = .int64(a)
-        case .uint64(var a): self = .bool([]); drop(&a); self = .uint64(a)
-        case .int(var a): self = .bool([]); drop(&a); self = .int(a)
-        case .uint(var a): self = .bool([]); drop(&a); self = .uint(a)
-        case .float(var a): self = .bool([]); drop(&a); self = .float(a)
-        case .double(var a): self = .bool([]); drop(&a); self = .double(a)
+        case .bool(var a):
+            self = .bool([])
+            drop(&a)
+            self = .bool(a)
+        case .int8(var a):
+            self = .bool([])
+            drop(&a)
+            self = .int8(a)
+        case .uint8(var a):
+            self = .bool([])
+            drop(&a)
+            self = .uint8(a)
+        case .int16(var a):
+            self = .bool([])
+            drop(&a)
+            self = .int16(a)
+        case .uint16(var a):
+            self = .bool([])
+            drop(&a)
+            self = .uint16(a)
+        case .int32(var a):
+            self = .bool([])
+            drop(&a)
+            self = .int32(a)
+        case .uint32(var a):
+            self = .bool([])
+            drop(&a)
+            self = .uint32(a)
+        case .int64(var a):
+            self = .bool([])
+            drop(&a)
+            self = .int64(a)
+        case .uint64(var a):
+            self = .bool([])
+            drop(&a)
+            self = .uint64(a)
+        case .int(var a):
+            self = .bool([])
+            drop(&a)
+            self = .int(a)
+        case .uint(var a):
+            self = .bool([])
+            drop(&a)
+            self = .uint(a)
+        case .float(var a):
+            self = .bool([])
+            drop(&a)
+            self = .float(a)
+        case .double(var a):
+            self = .bool([])
+            drop(&a)
+            self = .double(a)
         }
         return removed
     }
@@ -53,43 +92,69 @@ extension PackedArray {
         switch self {
         case .bool(var a):
             guard case .bool(let v) = leaf else { return false }
-            self = .bool([]); apply(&a, v); self = .bool(a)
+            self = .bool([])
+            apply(&a, v)
+            self = .bool(a)
         case .int8(var a):
             guard case .int8(let v) = leaf else { return false }
-            self = .bool([]); apply(&a, v); self = .int8(a)
+            self = .bool([])
+            apply(&a, v)
+            self = .int8(a)
         case .uint8(var a):
             guard case .uint8(let v) = leaf else { return false }
-            self = .bool([]); apply(&a, v); self = .uint8(a)
+            self = .bool([])
+            apply(&a, v)
+            self = .uint8(a)
         case .int16(var a):
             guard case .int16(let v, .fixed) = leaf else { return false }
-            self = .bool([]); apply(&a, v); self = .int16(a)
+            self = .bool([])
+            apply(&a, v)
+            self = .int16(a)
         case .uint16(var a):
             guard case .uint16(let v, .fixed) = leaf else { return false }
-            self = .bool([]); apply(&a, v); self = .uint16(a)
+            self = .bool([])
+            apply(&a, v)
+            self = .uint16(a)
         case .int32(var a):
             guard case .int32(let v, .zigZag) = leaf else { return false }
-            self = .bool([]); apply(&a, v); self = .int32(a)
+            self = .bool([])
+            apply(&a, v)
+            self = .int32(a)
         case .uint32(var a):
             guard case .uint32(let v, .varint) = leaf else { return false }
-            self = .bool([]); apply(&a, v); self = .uint32(a)
+            self = .bool([])
+            apply(&a, v)
+            self = .uint32(a)
         case .int64(var a):
             guard case .int64(let v, .zigZag) = leaf else { return false }
-            self = .bool([]); apply(&a, v); self = .int64(a)
+            self = .bool([])
+            apply(&a, v)
+            self = .int64(a)
         case .uint64(var a):
             guard case .uint64(let v, .varint) = leaf else { return false }
-            self = .bool([]); apply(&a, v); self = .uint64(a)
+            self = .bool([])
+            apply(&a, v)
+            self = .uint64(a)
         case .int(var a):
             guard case .int(let v, .zigZag) = leaf else { return false }
-            self = .bool([]); apply(&a, v); self = .int(a)
+            self = .bool([])
+            apply(&a, v)
+            self = .int(a)
         case .uint(var a):
             guard case .uint(let v, .varint) = leaf else { return false }
-            self = .bool([]); apply(&a, v); self = .uint(a)
+            self = .bool([])
+            apply(&a, v)
+            self = .uint(a)
         case .float(var a):
             guard case .float(let v) = leaf else { return false }
-            self = .bool([]); apply(&a, v); self = .float(a)
+            self = .bool([])
+            apply(&a, v)
+            self = .float(a)
         case .double(var a):
             guard case .double(let v) = leaf else { return false }
-            self = .bool([]); apply(&a, v); self = .double(a)
+            self = .bool([])
+            apply(&a, v)
+            self = .double(a)
         }
         return true
     }

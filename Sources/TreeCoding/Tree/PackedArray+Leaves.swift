@@ -33,22 +33,59 @@ extension PackedArray {
             return out
         }
         switch kind {
-        case .bool: guard let a = all({ if case .bool(let b) = $0 { return b }; return nil }) else { return nil }; self = .bool(a)
-        case .int8: guard let a = all({ $0.exactInteger(Int8.self) }) else { return nil }; self = .int8(a)
-        case .uint8: guard let a = all({ $0.exactInteger(UInt8.self) }) else { return nil }; self = .uint8(a)
-        case .int16: guard let a = all({ $0.exactInteger(Int16.self) }) else { return nil }; self = .int16(a)
-        case .uint16: guard let a = all({ $0.exactInteger(UInt16.self) }) else { return nil }; self = .uint16(a)
-        case .int32: guard let a = all({ $0.exactInteger(Int32.self) }) else { return nil }; self = .int32(a)
-        case .uint32: guard let a = all({ $0.exactInteger(UInt32.self) }) else { return nil }; self = .uint32(a)
-        case .int64: guard let a = all({ $0.exactInteger(Int64.self) }) else { return nil }; self = .int64(a)
-        case .uint64: guard let a = all({ $0.exactInteger(UInt64.self) }) else { return nil }; self = .uint64(a)
-        case .int: guard let a = all({ $0.exactInteger(Int.self) }) else { return nil }; self = .int(a)
-        case .uint: guard let a = all({ $0.exactInteger(UInt.self) }) else { return nil }; self = .uint(a)
+        case .bool:
+            guard
+                let a = all({
+                    if case .bool(let b) = $0 { return b }
+                    return nil
+                })
+            else { return nil }
+            self = .bool(a)
+        case .int8:
+            guard let a = all({ $0.exactInteger(Int8.self) }) else { return nil }
+            self = .int8(a)
+        case .uint8:
+            guard let a = all({ $0.exactInteger(UInt8.self) }) else { return nil }
+            self = .uint8(a)
+        case .int16:
+            guard let a = all({ $0.exactInteger(Int16.self) }) else { return nil }
+            self = .int16(a)
+        case .uint16:
+            guard let a = all({ $0.exactInteger(UInt16.self) }) else { return nil }
+            self = .uint16(a)
+        case .int32:
+            guard let a = all({ $0.exactInteger(Int32.self) }) else { return nil }
+            self = .int32(a)
+        case .uint32:
+            guard let a = all({ $0.exactInteger(UInt32.self) }) else { return nil }
+            self = .uint32(a)
+        case .int64:
+            guard let a = all({ $0.exactInteger(Int64.self) }) else { return nil }
+            self = .int64(a)
+        case .uint64:
+            guard let a = all({ $0.exactInteger(UInt64.self) }) else { return nil }
+            self = .uint64(a)
+        case .int:
+            guard let a = all({ $0.exactInteger(Int.self) }) else { return nil }
+            self = .int(a)
+        case .uint:
+            guard let a = all({ $0.exactInteger(UInt.self) }) else { return nil }
+            self = .uint(a)
         case .float:
-            guard let a = all({ if case .float(let f) = $0.converted(to: .float) { return f }; return nil }) else { return nil }
+            guard
+                let a = all({
+                    if case .float(let f) = $0.converted(to: .float) { return f }
+                    return nil
+                })
+            else { return nil }
             self = .float(a)
         case .double:
-            guard let a = all({ if case .double(let d) = $0.converted(to: .double) { return d }; return nil }) else { return nil }
+            guard
+                let a = all({
+                    if case .double(let d) = $0.converted(to: .double) { return d }
+                    return nil
+                })
+            else { return nil }
             self = .double(a)
         }
     }

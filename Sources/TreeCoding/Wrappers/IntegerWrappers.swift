@@ -92,13 +92,17 @@ extension IntegerWrapper {
     func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
         guard let scalar = Value.self as? any IntegerScalar.Type else {
             throw EncodingError.invalidValue(
-                wrappedValue, .init(codingPath: encoder.codingPath, debugDescription: "Unsupported wrapped integer type."))
+                wrappedValue,
+                .init(codingPath: encoder.codingPath, debugDescription: "Unsupported wrapped integer type."))
         }
         // Cannot fail once the metatype cast above succeeded (`scalar` is `Value`), but a
         // failure must never become a silent nil.
         guard let leaf = scalar.leafValue(wrappedValue, Self.encoding) else {
             throw EncodingError.invalidValue(
-                wrappedValue, .init(codingPath: encoder.codingPath, debugDescription: "Wrapped integer type \(Value.self) does not match its encoder."))
+                wrappedValue,
+                .init(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "Wrapped integer type \(Value.self) does not match its encoder."))
         }
         return leaf
     }
@@ -111,7 +115,8 @@ extension IntegerWrapper {
         }
         let leaf = try node.decodeScalar(scalar.scalarKind(encoding), impl.format)
         guard let value = leaf.exactInteger(Value.self) else {
-            throw WireFormatError(.typeMismatch, "expected \(Value.self), found \(leaf.kindName)", offset: node.byteOffset)
+            throw WireFormatError(
+                .typeMismatch, "expected \(Value.self), found \(leaf.kindName)", offset: node.byteOffset)
         }
         return Self(wrappedValue: value)
     }

@@ -1,5 +1,5 @@
-import Foundation
 import BinarySerialization
+import Foundation
 
 /// One reference vector from `Fixtures/*.jsonl` (copied from the conformance suite).
 struct Vector: Decodable, Sendable, CustomTestStringConvertibleShim {
@@ -17,7 +17,7 @@ protocol CustomTestStringConvertibleShim {}
 enum Fixtures {
     static func load(_ file: String) -> [Vector] {
         guard let url = Bundle.module.url(forResource: file, withExtension: "jsonl", subdirectory: "Fixtures"),
-              let text = try? String(contentsOf: url, encoding: .utf8)
+            let text = try? String(contentsOf: url, encoding: .utf8)
         else { return [] }
         return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(Vector.self, from: Data($0.utf8)) }
     }
@@ -28,7 +28,9 @@ enum Fixtures {
     static let v2Streams = load("v2-streams")
 
     static var allCases: [VecCase] { commonCases() + moreCommonCases() + v3Cases() + v2Cases() }
-    static var casesByName: [String: VecCase] { Dictionary(allCases.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }) }
+    static var casesByName: [String: VecCase] {
+        Dictionary(allCases.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
 }
 
 /// The project's codec for one format, as the conformance driver wants it.

@@ -1,7 +1,7 @@
+import BinarySerialization
 // Random conformance corpus: the public cases, by name. Regenerate a value with
 // `RandomCorpus.value(case:seed:size:v2:)` and check it with the case's `encode` / `decodeEquals`.
 import Foundation
-import BinarySerialization
 
 struct RandomCorpusCase {
     let name: String
@@ -98,15 +98,23 @@ enum RandomCorpus {
         c.append(rcMake("Dicts", RCDicts.self, [], RCDicts.gen))
         c.append(rcMake("[String:Int]", [String: Int].self) { $0.stringDict { $0.int() } })
         c.append(rcMake("[Int:String]", [Int: String].self) { $0.dict({ $0.intKey() }, { $0.string() }) })
-        c.append(rcMake("[String:[String:Int]]", [String: [String: Int]].self) { $0.stringDict { $0.stringDict { $0.int() } } })
+        c.append(
+            rcMake("[String:[String:Int]]", [String: [String: Int]].self) {
+                $0.stringDict { $0.stringDict { $0.int() } }
+            })
         c.append(rcMake("[String:Int?]", [String: Int?].self) { $0.stringDict { $0.opt { $0.int() } } })
         c.append(rcMake("[Int:[Int]]", [Int: [Int]].self) { $0.dict({ $0.intKey() }, { $0.array { $0.int() } }) })
-        c.append(rcMake("UnicodeKeys[String:Int]", [String: Int].self, ["v2KeyLength"]) {
-            $0.dict({ g in g.pick(CorpusGen.unicodeKeys) + (g.bool() ? "" : g.string()) }, { $0.int() })
-        })
-        c.append(rcMake("MixedKeys[String:Int]", [String: Int].self, ["mixedKeys"]) {
-            $0.dict({ g in g.bool() ? g.pick(CorpusGen.numericKeys) : g.pick(["a", "1a", "b", "super", "Z", "_1", "10x"]) }, { $0.int() })
-        })
+        c.append(
+            rcMake("UnicodeKeys[String:Int]", [String: Int].self, ["v2KeyLength"]) {
+                $0.dict({ g in g.pick(CorpusGen.unicodeKeys) + (g.bool() ? "" : g.string()) }, { $0.int() })
+            })
+        c.append(
+            rcMake("MixedKeys[String:Int]", [String: Int].self, ["mixedKeys"]) {
+                $0.dict(
+                    { g in
+                        g.bool() ? g.pick(CorpusGen.numericKeys) : g.pick(["a", "1a", "b", "super", "Z", "_1", "10x"])
+                    }, { $0.int() })
+            })
         // Enums.
         c.append(rcMake("StrRaw", RCStrRaw.self) { $0.pick(RCStrRaw.allCases) })
         c.append(rcMake("IntRaw", RCIntRaw.self) { $0.pick(RCIntRaw.allCases) })
@@ -131,7 +139,9 @@ enum RandomCorpus {
         c.append(rcMake("SingleStruct", RCSingleStruct.self) { RCSingleStruct(inner: RCInner.gen(&$0)) })
         // Property wrappers.
         c.append(rcMake("FixedWrapped", RCFixedWrapped.self, [], RCFixedWrapped.gen))
-        c.append(rcMake("FixedSizeEncoded<Int64>", FixedSizeEncoded<Int64>.self) { FixedSizeEncoded(wrappedValue: $0.int()) })
+        c.append(
+            rcMake("FixedSizeEncoded<Int64>", FixedSizeEncoded<Int64>.self) { FixedSizeEncoded(wrappedValue: $0.int()) }
+        )
         c.append(rcMake("VarWrapped", RCVarWrapped.self, [], RCVarWrapped.gen))
         c.append(rcMake("ZigZagEncoded<Int16>", ZigZagEncoded<Int16>.self) { ZigZagEncoded(wrappedValue: $0.int()) })
         // Foundation and standard library types.
@@ -139,10 +149,11 @@ enum RandomCorpus {
         c.append(rcMake("UUID", UUID.self, [], rcGenUUID))
         c.append(rcMake("[Date]", [Date].self) { $0.array { rcGenDate(&$0) } })
         c.append(rcMake("SIMD2<Float>", SIMD2<Float>.self) { SIMD2($0.float(), $0.float()) })
-        c.append(rcMake("Range<Int>", Range<Int>.self) { g in
-            let (a, b) = rcOrdered(g.int(Int.self), g.int(Int.self))
-            return a..<b
-        })
+        c.append(
+            rcMake("Range<Int>", Range<Int>.self) { g in
+                let (a, b) = rcOrdered(g.int(Int.self), g.int(Int.self))
+                return a..<b
+            })
         // Recursive types and a bit of everything.
         c.append(rcMake("Node", RCNode.self, [], RCNode.gen))
         c.append(rcMake("Expr", RCExpr.self, [], RCExpr.gen))

@@ -41,7 +41,8 @@ final class V2Format: ByteFormat {
     /// without it is a bug here, reported as an error rather than read as something else.
     private static func cursor(of node: ByteNode) throws -> ByteCursor {
         guard let cursor = node.cursor else {
-            throw WireFormatError(.unsupported, "internal error: an element without a read position", offset: node.start)
+            throw WireFormatError(
+                .unsupported, "internal error: an element without a read position", offset: node.start)
         }
         return cursor
     }
@@ -75,7 +76,8 @@ final class V2Format: ByteFormat {
             let length = try r.length("the length of \(what())")
             let start = r.offset
             cursor.offset = start + length
-            node = ByteNode(buffer: node.buffer, start: start, end: start + length, tag: Self.raw, wireType: Self.noWireType)
+            node = ByteNode(
+                buffer: node.buffer, start: start, end: start + length, tag: Self.raw, wireType: Self.noWireType)
             return (start, start + length)
         default:
             throw foundNil(what(), node)
@@ -226,7 +228,8 @@ final class V2Format: ByteFormat {
         case 0:
             cursor.offset = at + 1
             if node.tag == Self.raw, at + 1 != node.end {
-                throw WireFormatError(.trailingBytes, "\(node.end - at - 1) bytes follow a nil optional", offset: at + 1)
+                throw WireFormatError(
+                    .trailingBytes, "\(node.end - at - 1) bytes follow a nil optional", offset: at + 1)
             }
             return nil
         case 1:

@@ -27,7 +27,8 @@ enum V2WireType: UInt8, CustomStringConvertible {
         case .int8, .uint8: return .byte
         case .int16(_, let e), .uint16(_, let e): return e == .fixed ? .twoBytes : .varint
         case .int32(_, let e), .uint32(_, let e): return e == .fixed ? .fourBytes : .varint
-        case .int64(_, let e), .uint64(_, let e), .int(_, let e), .uint(_, let e): return e == .fixed ? .eightBytes : .varint
+        case .int64(_, let e), .uint64(_, let e), .int(_, let e), .uint(_, let e):
+            return e == .fixed ? .eightBytes : .varint
         case .float: return .fourBytes
         case .double: return .eightBytes
         case .single(let inner): return of(inner)

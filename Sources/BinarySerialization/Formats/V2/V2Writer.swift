@@ -18,7 +18,9 @@ struct V2Writer {
     private var depth = DepthGuard()
     let nilIndexSets: Bool
 
-    static func serialize(_ tree: BinaryValue, nilIndexSets: Bool, maximumDepth: Int, context: Context = .raw) throws -> Data {
+    static func serialize(_ tree: BinaryValue, nilIndexSets: Bool, maximumDepth: Int, context: Context = .raw) throws
+        -> Data
+    {
         var writer = V2Writer(nilIndexSets: nilIndexSets)
         writer.depth.setMaximumDepth(maximumDepth)
         let total = try writer.measure(tree, context)
@@ -67,7 +69,9 @@ struct V2Writer {
             body = try unkeyedBodySize(elements)
         case .keyed(let fields):
             for f in fields.fields where !Self.isOmitted(f.value) {
-                body += try WriterPath.under(f.key) { try keySize(f.key, V2WireType.of(f.value)) + measure(f.value, .field) }
+                body += try WriterPath.under(f.key) {
+                    try keySize(f.key, V2WireType.of(f.value)) + measure(f.value, .field)
+                }
             }
         default:
             break
@@ -132,7 +136,10 @@ struct V2Writer {
     static func intKeyBits(_ key: Int, _ type: V2WireType) throws -> UInt64 {
         guard key >= -(1 << 59), key < 1 << 59 else {
             throw EncodingError.invalidValue(
-                key, .init(codingPath: [], debugDescription: "Integer key \(key) is outside -2^59..<2^59, which v2 can write."))
+                key,
+                .init(
+                    codingPath: [], debugDescription: "Integer key \(key) is outside -2^59..<2^59, which v2 can write.")
+            )
         }
         return UInt64(bitPattern: Int64(key)) << 4 | UInt64(type.rawValue)
     }

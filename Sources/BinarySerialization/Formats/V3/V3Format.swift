@@ -89,7 +89,8 @@ final class V3Format: ByteFormat {
             case 1:
                 guard node.end == node.start + 1 else {
                     throw WireFormatError(
-                        .trailingBytes, "\(node.end - node.start - 1) bytes follow a nil indicator", offset: node.start + 1)
+                        .trailingBytes, "\(node.end - node.start - 1) bytes follow a nil indicator",
+                        offset: node.start + 1)
                 }
                 return nil
             case let b:

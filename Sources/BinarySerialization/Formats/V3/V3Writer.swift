@@ -194,7 +194,9 @@ enum Output {
             expected,
             .init(
                 codingPath: [],
-                debugDescription: "Internal inconsistency: the size pass measured \(expected) bytes but the write pass \(wrote); nothing was written past the buffer."))
+                debugDescription:
+                    "Internal inconsistency: the size pass measured \(expected) bytes but the write pass \(wrote); nothing was written past the buffer."
+            ))
     }
 }
 
@@ -215,7 +217,9 @@ struct DepthGuard {
         depth += 1
         guard depth <= limit else {
             throw EncodingError.invalidValue(
-                depth, .init(codingPath: [], debugDescription: "The tree is nested deeper than the maximum depth of \(limit)."))
+                depth,
+                .init(codingPath: [], debugDescription: "The tree is nested deeper than the maximum depth of \(limit).")
+            )
         }
     }
 
