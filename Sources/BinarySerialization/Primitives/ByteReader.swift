@@ -6,11 +6,16 @@ struct ByteReader {
     let buffer: UnsafeRawBufferPointer
     var offset: Int
     let end: Int
+    /// Whether `end` is only where the bytes received so far end (a stream's element being read
+    /// without a length): a truncation there means "wait for more" and carries `regionEnd`. A
+    /// region bounded by a length prefix is closed: running past it is corrupt data.
+    let isOpenEnded: Bool
 
-    init(buffer: UnsafeRawBufferPointer, offset: Int, end: Int) {
+    init(buffer: UnsafeRawBufferPointer, offset: Int, end: Int, isOpenEnded: Bool = false) {
         self.buffer = buffer
         self.offset = offset
         self.end = end
+        self.isOpenEnded = isOpenEnded
     }
 
     var remaining: Int { end &- offset }
@@ -84,7 +89,7 @@ struct ByteReader {
         guard v <= UInt64(remaining) else {
             var error = WireFormatError(
                 .truncated, "\(what) of \(v) bytes exceeds the \(remaining) bytes that remain", offset: start)
-            error.regionEnd = end
+            if isOpenEnded { error.regionEnd = end }
             let (sum, overflow) = offset.addingReportingOverflow(Int(clamping: v))
             error.requiredEnd = overflow ? Int.max : sum
             throw error
@@ -134,7 +139,7 @@ struct ByteReader {
     @inline(never)
     func truncated(_ what: String, at position: Int? = nil) -> WireFormatError {
         var error = WireFormatError(.truncated, "the data ends before \(what)", offset: position ?? offset)
-        error.regionEnd = end
+        if isOpenEnded { error.regionEnd = end }
         return error
     }
 }

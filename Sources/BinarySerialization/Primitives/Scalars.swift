@@ -315,7 +315,7 @@ enum Scalars {
         }
         if run != 0 {
             var error = WireFormatError(.truncated, "the data ends inside a varint", offset: end - run)
-            error.regionEnd = end
+            if r.isOpenEnded { error.regionEnd = end }
             throw error
         }
         r.offset = end

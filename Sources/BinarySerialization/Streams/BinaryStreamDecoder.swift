@@ -223,7 +223,8 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
     private static func attemptV2(
         _ buffer: UnsafeRawBufferPointer, _ begin: Int, _ decoder: BinaryDecoder
     ) throws -> StreamAttempt<Element> {
-        let cursor = ByteCursor(offset: begin, end: buffer.count)
+        // The element has no length: its reads run to the end of what has arrived so far.
+        let cursor = ByteCursor(offset: begin, end: buffer.count, isOpenEnded: true)
         let node = V2Format.element(buffer, cursor)
         do {
             let value = try TreeDecoderImpl.decodeRoot(

@@ -11,10 +11,14 @@ import Foundation
 package final class ByteCursor {
     @exclusivity(unchecked) package var offset: Int
     package let end: Int
+    /// Whether `end` is only where the bytes received so far end (a stream decoder's element),
+    /// rather than a length-delimited value's end.
+    package let isOpenEnded: Bool
 
-    package init(offset: Int, end: Int) {
+    package init(offset: Int, end: Int, isOpenEnded: Bool = false) {
         self.offset = offset
         self.end = end
+        self.isOpenEnded = isOpenEnded
     }
 }
 

@@ -161,7 +161,17 @@ extension Dictionary: DirectTreeDecodable where Key: DictionaryKey, Value: Decod
                         debugDescription: "Expected a \(Key.self) key, found \(key)."))
             }
             var value = value
-            out[k] = try impl.decodeValue(Value.self, from: &value, parent: path, step: .key(key))
+            let decoded = try impl.decodeValue(Value.self, from: &value, parent: path, step: .key(key))
+            // Distinct stored keys can be one Swift key (integer key 3 and string key "3"): which
+            // value wins would depend on the stored order, which re-encoding with sorted keys
+            // changes. That is a repeated key, like any other.
+            if out.updateValue(decoded, forKey: k) != nil {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: path.path(appending: .key(key)),
+                        debugDescription: "The key \(key) is stored twice (as an integer and as a string key).",
+                        underlyingError: WireFormatError(.duplicateKey, "the key \(key) appears twice")))
+            }
         }
         return out
     }

@@ -72,7 +72,7 @@ final class V2Format: ByteFormat {
             return (node.start, node.end)
         case Self.element:
             let cursor = try Self.cursor(of: node)
-            var r = ByteReader(buffer: node.buffer, offset: cursor.offset, end: cursor.end)
+            var r = ByteReader(buffer: node.buffer, offset: cursor.offset, end: cursor.end, isOpenEnded: cursor.isOpenEnded)
             let length = try r.length("the length of \(what())")
             let start = r.offset
             cursor.offset = start + length
@@ -221,7 +221,7 @@ final class V2Format: ByteFormat {
         let at = cursor.offset
         guard at < cursor.end else {
             var error = WireFormatError(.truncated, "the data ends before the flag of an optional", offset: at)
-            error.regionEnd = cursor.end
+            if cursor.isOpenEnded { error.regionEnd = cursor.end }
             throw error
         }
         switch node.buffer[at] {
@@ -269,7 +269,7 @@ final class V2Format: ByteFormat {
             return value
         case Self.element:
             let cursor = try Self.cursor(of: node)
-            var r = ByteReader(buffer: node.buffer, offset: cursor.offset, end: cursor.end)
+            var r = ByteReader(buffer: node.buffer, offset: cursor.offset, end: cursor.end, isOpenEnded: cursor.isOpenEnded)
             let value = try Scalars.read(kind, from: &r)
             cursor.offset = r.offset
             return value
