@@ -55,7 +55,12 @@ stream | file)
     # FUZZ_WORKAROUND_V2_STALL=0 to look for it again.
     export FUZZ_WORKAROUND_V2_STALL="${FUZZ_WORKAROUND_V2_STALL:-1}"
     ;;
-*) python3 make_corpus.py "$CORPUS" >/dev/null ;;
+*)
+    python3 make_corpus.py "$CORPUS" >/dev/null
+    # A reported bug (duplicate dictionary keys reordered by sortKeysDuringEncoding, see
+    # README.md) would stop every tree/transcode run; FUZZ_SORT_KEYS=1 to look for it again.
+    [[ "$MODE" == tree || "$MODE" == transcode ]] && export FUZZ_SORT_KEYS="${FUZZ_SORT_KEYS:-0}"
+    ;;
 esac
 MAXLEN=4096
 exec nice -n 15 .build/release/FuzzDecode "$CORPUS" \
