@@ -3,7 +3,12 @@
 that makes FuzzDecode decode it as the matching type (see Sources/FuzzDecode/Cases.swift).
 
 Selector byte: bit 0 = format (0 v3, 1 v2); bit 1 = v3: decode from a Data slice, v2: nil index
-sets; bits 2...7 = the case index. Usage: python3 make_corpus.py [OUTPUT_DIR] (default: corpus/).
+sets; bits 2...7 = the case index. Usage: python3 make_corpus.py [--plans] [OUTPUT_DIR] (default:
+corpus/).
+
+With --plans (for FUZZ_MODE=stream/file, whose inputs have two plan bytes after the selector),
+each seed gets each of PLANS after its selector byte. run.sh turns those into streams of two
+framed elements with FUZZ_MODE=seeds (the framing needs the library's BinaryStreamEncoder).
 """
 import hashlib
 import json
@@ -62,8 +67,17 @@ def case_for(name):
     return base if base in CASES else None
 
 
+# Plan bytes (little-endian UInt16, see StreamPlan in Sources/FuzzDecode/Modes.swift): byte-wise
+# chunks; chunks <= 4 twice over; chunks <= 32 eight times over (file: 24); chunks <= 512 with a
+# small element-size limit and skipsTruncatedLastElement.
+PLANS = [0x0000, 0x0205, 0x040E, 0x0733]
+
+
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "corpus")
+    args = sys.argv[1:]
+    plans = "--plans" in args
+    args = [a for a in args if a != "--plans"]
+    out = args[0] if args else os.path.join(HERE, "corpus")
     os.makedirs(out, exist_ok=True)
     written, skipped = 0, []
     for fmt, bit in (("v3", 0), ("v2", 1)):
@@ -78,13 +92,18 @@ def main():
             selectors = [CASES[case] << 2 | bit]
             if fmt == "v3":
                 selectors.append(CASES[case] << 2 | 2)  # the same bytes decoded from a Data slice
+            if plans:
+                selectors = [CASES[case] << 2 | bit | (2 if fmt == "v2" else 0)]  # v2: also nil index sets
+                selectors = sorted({CASES[case] << 2 | bit} | set(selectors))
             for sel in selectors:
-                data = bytes([sel]) + body
-                digest = hashlib.sha1(data).hexdigest()[:12]
-                safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in v["name"])
-                with open(os.path.join(out, f"{fmt}-{safe}-{sel:02x}-{digest}"), "wb") as g:
-                    g.write(data)
-                written += 1
+                for plan in (PLANS if plans else [None]):
+                    head = bytes([sel]) + (b"" if plan is None else plan.to_bytes(2, "little"))
+                    data = head + body
+                    digest = hashlib.sha1(data).hexdigest()[:12]
+                    safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in v["name"])
+                    with open(os.path.join(out, f"{fmt}-{safe}-{head.hex()}-{digest}"), "wb") as g:
+                        g.write(data)
+                    written += 1
     print(f"wrote {written} seeds to {out}; {len(skipped)} vectors have no fuzz case: {' '.join(skipped)}")
 
 

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # Builds the fuzzer (release, libFuzzer + AddressSanitizer) and runs it on the seed corpus.
 #
-#   ./run.sh [SECONDS] [extra libFuzzer args...]      e.g. ./run.sh 900 -jobs=1 -dict=...
+#   [FUZZ_MODE=decode|stream|file|tree|transcode] ./run.sh [SECONDS] [extra libFuzzer args...]
+#   e.g.  FUZZ_MODE=stream ./run.sh 480 -jobs=1 -workers=1
 #
-# SECONDS defaults to 600. Crashes, timeouts and OOMs are written to ./artifacts/ (git-ignored);
-# minimize one with:  .build/release/FuzzDecode -minimize_crash=1 -runs=10000 artifacts/crash-...
-# and keep it in crashers/ once reported. Set FUZZ_ROUNDTRIP=0 to check only the decode contract.
+# SECONDS defaults to 600. Each mode has its own corpus: corpus/ (decode) or corpus-MODE/.
+# Crashes, timeouts and OOMs are written to ./artifacts/ (git-ignored); minimize one with
+#   FUZZ_MODE=... .build/release/FuzzDecode -minimize_crash=1 -runs=10000 artifacts/crash-...
+# and keep it in crashers/ once reported. FUZZ_ROUNDTRIP=0: decode mode checks only the decode
+# contract. SKIP_BUILD=1: use the binary as built. Everything runs under `nice -n 15`.
 set -euo pipefail
 cd "$(dirname "$0")"
 SECS="${1:-600}"
 shift || true
+MODE="${FUZZ_MODE:-decode}"
+export FUZZ_MODE="$MODE"
 
 # Flags, learned the hard way on Swift 6.3.1 / Linux:
 # - `--sanitize=fuzzer` (SwiftPM) links libFuzzer's main instead of renaming the entry point
@@ -19,23 +24,45 @@ shift || true
 #   half the builds got coverage without ASan and the other half ASan without coverage;
 # - `--disable-dead-strip`: with --gc-sections the linker drops the coverage counters.
 build() {
-    nice -n 10 swift build -c release --sanitize=fuzzer --disable-dead-strip \
+    nice -n 15 swift build -c release --sanitize=fuzzer --disable-dead-strip \
         -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library "$@"
 }
 instrumented() {
     local out
-    out=$(SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 .build/release/FuzzDecode -runs=0 2>&1 || true)
+    out=$(SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 FUZZ_MODE=decode .build/release/FuzzDecode -runs=0 2>&1 || true)
     [[ "$out" == *"inline 8-bit counters"* ]]
 }
-build
+[[ "${SKIP_BUILD:-0}" == 1 ]] || build
 instrumented || { echo "run.sh: no coverage counters in .build/release/FuzzDecode" >&2; exit 1; }
 
-python3 make_corpus.py corpus >/dev/null
-mkdir -p artifacts
 # The Swift runtime's own crash reporter can hang under libFuzzer's signal handling: let
 # libFuzzer and ASan print the (symbolized) stack instead.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=0}"
-exec nice -n 10 .build/release/FuzzDecode corpus \
+
+case "$MODE" in
+decode) CORPUS=corpus ;;
+*) CORPUS="corpus-$MODE" ;;
+esac
+mkdir -p "$CORPUS" artifacts
+case "$MODE" in
+stream | file)
+    # Seeds: the conformance vectors with plan bytes, and the same values framed as streams of
+    # two elements (FUZZ_MODE=seeds writes those with BinaryStreamEncoder).
+    python3 make_corpus.py --plans "$CORPUS" >/dev/null
+    FUZZ_MODE=seeds FUZZ_SEED_OUT="$CORPUS" nice -n 15 .build/release/FuzzDecode "$CORPUS"/v[23]-* >/dev/null 2>&1
+    # A reported v2 stream bug stalls most v2 inputs otherwise (see README.md, "Findings");
+    # FUZZ_WORKAROUND_V2_STALL=0 to look for it again.
+    export FUZZ_WORKAROUND_V2_STALL="${FUZZ_WORKAROUND_V2_STALL:-1}"
+    ;;
+*)
+    python3 make_corpus.py "$CORPUS" >/dev/null
+    # A reported bug (duplicate dictionary keys reordered by sortKeysDuringEncoding, see
+    # README.md) would stop every tree/transcode run; FUZZ_SORT_KEYS=1 to look for it again.
+    [[ "$MODE" == tree || "$MODE" == transcode ]] && export FUZZ_SORT_KEYS="${FUZZ_SORT_KEYS:-0}"
+    ;;
+esac
+MAXLEN=4096
+exec nice -n 15 .build/release/FuzzDecode "$CORPUS" \
     -max_total_time="$SECS" -rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=5 \
-    -max_len=4096 -print_final_stats=1 -artifact_prefix=artifacts/ "$@"
+    -max_len="$MAXLEN" -print_final_stats=1 -artifact_prefix=artifacts/ "$@"

@@ -245,14 +245,23 @@ struct FFoundation: Codable {
 }
 
 /// One fuzz target: a type and whether its encoding is deterministic (no `Set` with more than
-/// one element), which the round-trip check needs.
+/// one element), which the round-trip check needs. `run` dispatches on the mode (FUZZ_MODE).
 struct FuzzCase {
     let name: String
-    let run: (FuzzInput) -> Void
+    let run: (FuzzMode, FuzzInput) -> Void
 }
 
-func fcase<T: Codable>(_ name: String, _ type: T.Type, deterministic: Bool = true) -> FuzzCase {
-    FuzzCase(name: name, run: { exercise(T.self, $0, deterministic: deterministic) })
+func fcase<T: Codable & Equatable>(_ name: String, _ type: T.Type, deterministic: Bool = true) -> FuzzCase {
+    FuzzCase(name: name, run: { mode, input in
+        switch mode {
+        case .decode: exercise(T.self, input, deterministic: deterministic)
+        case .stream: exerciseStream(T.self, input)
+        case .file: exerciseFile(T.self, input)
+        case .tree: exerciseTree(T.self, input)
+        case .transcode: exerciseTranscode(T.self, input)
+        case .seeds: writeStreamSeed(T.self, input)
+        }
+    })
 }
 
 /// The case for selector `s` is `fuzzCases[(s >> 2) % fuzzCases.count]`. Append only: the seed
@@ -323,3 +332,27 @@ nonisolated(unsafe) let fuzzCases: [FuzzCase] = [
     fcase("Bool", Bool.self),                                 // 62
     fcase("[Data]", [Data].self),                             // 63
 ]
+
+// Equality, for the modes that compare decoded values (stream, file, tree, transcode).
+// Synthesized conformances must be declared in the file that declares the type: they are here,
+// after the append-only list. Floating-point NaN is handled by `same(_:_:)` in Modes.swift.
+extension FIntKeyedMessage: Equatable {}
+extension FOptionals: Equatable {}
+extension FIntKeyed: Equatable {}
+extension FAllPrimitives: Equatable {}
+extension FNested: Equatable {}
+extension FTree: Equatable {}
+extension FNest: Equatable {}
+extension FAssoc: Equatable {}
+extension FAssocIntKeys: Equatable {}
+extension FExpr: Equatable {}
+extension FDerived: Equatable {
+    static func == (l: FDerived, r: FDerived) -> Bool { l.a == r.a && l.b == r.b }
+}
+extension FUnkeyedMix: Equatable {}
+extension FUnkeyedInts: Equatable {}
+extension FManualNested: Equatable {}
+extension FSingleWrapped: Equatable {}
+extension FWrapped: Equatable {}
+extension FWithCollections: Equatable {}
+extension FFoundation: Equatable {}

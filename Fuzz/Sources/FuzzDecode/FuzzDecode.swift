@@ -17,11 +17,16 @@ struct FuzzInput {
     let format: BinaryFormat
     let bytes: [UInt8]
     let useDataSlice: Bool
+    /// v2 side uses `prependNilIndexSetForUnkeyedContainers` (the decoder only for v2 input).
     let nilIndexSets: Bool
+    /// Stream and file modes: seeds the chunk sizes, discards and repetitions (see Modes.swift).
+    var plan: UInt16 = 0
+    /// The first input byte.
+    var selector: UInt8 = 0
 
     var decoder: BinaryDecoder {
         var d = BinaryDecoder(format: format)
-        d.prependNilIndexSetForUnkeyedContainers = nilIndexSets
+        d.prependNilIndexSetForUnkeyedContainers = nilIndexSets && format == .v2
         return d
     }
 
@@ -120,16 +125,50 @@ func exercise<T: Codable>(_ type: T.Type, _ input: FuzzInput, deterministic: Boo
     }
 }
 
+/// What the harness does with an input: `FUZZ_MODE` (default `decode`); see README.md.
+enum FuzzMode: String {
+    /// `BinaryDecoder.decode`, `decodeTree`, `transcode` contracts and the value round trip.
+    case decode
+    /// `BinaryStreamDecoder` fed in chunks, against the same bytes fed at once; `discardBytes`.
+    case stream
+    /// `BinaryFileDecoder` on the bytes written to a file, against `BinaryStreamDecoder`.
+    case file
+    /// `decodeTree` then `encode(tree:)` in the same format: decodes to the same value.
+    case tree
+    /// `BinaryTranscoder`: the output decodes (target format) to the input's value (source).
+    case transcode
+    /// Not fuzzing: writes stream seeds (see make_corpus.py --stream) to `FUZZ_SEED_OUT`.
+    case seeds
+
+    /// Stream and file inputs carry two plan bytes after the selector.
+    var hasPlan: Bool { self == .stream || self == .file || self == .seeds }
+}
+
+let fuzzMode: FuzzMode = {
+    let name = ProcessInfo.processInfo.environment["FUZZ_MODE"] ?? "decode"
+    guard let mode = FuzzMode(rawValue: name) else {
+        fatalError("FUZZ_MODE=\(name): expected decode, stream, file, tree, transcode or seeds")
+    }
+    return mode
+}()
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard size >= 1 else { return 0 }
+    let mode = fuzzMode
+    let header = mode.hasPlan ? 3 : 1
+    guard size >= header else { return 0 }
     let selector = data[0]
-    let rest = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    let plan = mode.hasPlan ? UInt16(data[1]) | UInt16(data[2]) << 8 : 0
+    let rest = Array(UnsafeBufferPointer(start: data + header, count: size - header))
     let format: BinaryFormat = selector & 1 == 0 ? .v3 : .v2
+    // Bit 1: v2 (or, in transcode mode, the v2 side) uses nil index sets; v3 (decode and tree
+    // modes) reads from a Data slice with a non-zero startIndex.
+    let bit1 = selector & 2 != 0
     let input = FuzzInput(
         format: format, bytes: rest,
-        useDataSlice: format == .v3 && selector & 2 != 0,
-        nilIndexSets: format == .v2 && selector & 2 != 0)
-    fuzzCases[Int(selector >> 2) % fuzzCases.count].run(input)
+        useDataSlice: format == .v3 && bit1 && (mode == .decode || mode == .tree),
+        nilIndexSets: bit1 && (format == .v2 || mode == .transcode),
+        plan: plan, selector: selector)
+    fuzzCases[Int(selector >> 2) % fuzzCases.count].run(mode, input)
     return 0
 }
