@@ -51,15 +51,15 @@ stream | file)
     # two elements (FUZZ_MODE=seeds writes those with BinaryStreamEncoder).
     python3 make_corpus.py --plans "$CORPUS" >/dev/null
     FUZZ_MODE=seeds FUZZ_SEED_OUT="$CORPUS" nice -n 15 .build/release/FuzzDecode "$CORPUS"/v[23]-* >/dev/null 2>&1
-    # A reported v2 stream bug stalls most v2 inputs otherwise (see README.md, "Findings");
-    # FUZZ_WORKAROUND_V2_STALL=0 to look for it again.
-    export FUZZ_WORKAROUND_V2_STALL="${FUZZ_WORKAROUND_V2_STALL:-1}"
+    # The v2 stream stall found earlier is fixed (README.md, "Findings"); FUZZ_WORKAROUND_V2_STALL=1
+    # still skips that comparison if ever needed.
+    export FUZZ_WORKAROUND_V2_STALL="${FUZZ_WORKAROUND_V2_STALL:-0}"
     ;;
 *)
     python3 make_corpus.py "$CORPUS" >/dev/null
-    # A reported bug (duplicate dictionary keys reordered by sortKeysDuringEncoding, see
-    # README.md) would stop every tree/transcode run; FUZZ_SORT_KEYS=1 to look for it again.
-    [[ "$MODE" == tree || "$MODE" == transcode ]] && export FUZZ_SORT_KEYS="${FUZZ_SORT_KEYS:-0}"
+    # Tree and transcode modes re-encode with sorted keys (FUZZ_SORT_KEYS=0 to encode unsorted);
+    # the duplicate-key finding this exposed is fixed (README.md, "Findings").
+    [[ "$MODE" == tree || "$MODE" == transcode ]] && export FUZZ_SORT_KEYS="${FUZZ_SORT_KEYS:-1}"
     ;;
 esac
 MAXLEN=4096

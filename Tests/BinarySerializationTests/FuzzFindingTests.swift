@@ -1,6 +1,6 @@
+import BinarySerialization
 import Foundation
 import Testing
-import BinarySerialization
 
 /// Inputs the fuzzer (`Fuzz/`, modes stream and tree) found, as regression tests. The crasher
 /// files are in `Fuzz/crashers/`.

@@ -72,7 +72,8 @@ final class V2Format: ByteFormat {
             return (node.start, node.end)
         case Self.element:
             let cursor = try Self.cursor(of: node)
-            var r = ByteReader(buffer: node.buffer, offset: cursor.offset, end: cursor.end, isOpenEnded: cursor.isOpenEnded)
+            var r = ByteReader(
+                buffer: node.buffer, offset: cursor.offset, end: cursor.end, isOpenEnded: cursor.isOpenEnded)
             let length = try r.length("the length of \(what())")
             let start = r.offset
             cursor.offset = start + length
@@ -269,7 +270,8 @@ final class V2Format: ByteFormat {
             return value
         case Self.element:
             let cursor = try Self.cursor(of: node)
-            var r = ByteReader(buffer: node.buffer, offset: cursor.offset, end: cursor.end, isOpenEnded: cursor.isOpenEnded)
+            var r = ByteReader(
+                buffer: node.buffer, offset: cursor.offset, end: cursor.end, isOpenEnded: cursor.isOpenEnded)
             let value = try Scalars.read(kind, from: &r)
             cursor.offset = r.offset
             return value
