@@ -248,3 +248,79 @@ import Testing
         #expect(Array(raw.serialized()) == input)
     }
 }
+
+/// The raw reader against the typed tree of every conformance vector: for each keyed value, the
+/// raw tree finds the same top-level keys, and the share of leaves whose guessed reading matches
+/// the typed leaf is reported.
+@Suite struct RawAgainstTypedTests {
+    static func key(_ k: RawKey) -> String {
+        switch k {
+        case .int(let i): return "\(i)"
+        case .string(let s): return s
+        }
+    }
+
+    static func typedKey(_ k: BinaryKey) -> String { k.intValue.map { "\($0)" } ?? k.stringValue }
+
+    /// Whether one of `readings` is the typed leaf's value.
+    static func matches(_ typed: BinaryValue, _ readings: [RawReading]) -> Bool {
+        readings.contains { reading in
+            switch (typed, reading) {
+            case (.string(let s), .text(let t)): return s == t
+            case (.bool(let b), .bool(let r)): return b == r
+            case (.int(let v, .zigZag), .varint(let r)): return Int64(v) == RawReading.zigZagged(r)
+            case (.int64(let v, .zigZag), .varint(let r)): return v == RawReading.zigZagged(r)
+            case (.int32(let v, .zigZag), .varint(let r)): return Int64(v) == RawReading.zigZagged(r)
+            case (.uint(let v, .varint), .varint(let r)): return UInt64(v) == r
+            case (.uint64(let v, .varint), .varint(let r)): return v == r
+            case (.double(let d), .double(let r)): return d.bitPattern == r.bitPattern
+            case (.float(let f), .float(let r)): return f.bitPattern == r.bitPattern
+            default: return false
+            }
+        }
+    }
+
+    @Test(arguments: [BinaryFormat.v3, .v2])
+    func topLevelKeysMatchTheTypedTree(_ format: BinaryFormat) throws {
+        let decoder = BinaryDecoder(format: format)
+        var keyed = 0
+        var leaves = 0
+        var matched = 0
+        for vector in (format == .v3 ? Fixtures.v3 : Fixtures.v2) where vector.roundtrip {
+            guard let c = Fixtures.casesByName[vector.name],
+                case .keyed(let typedFields)? = try? c.storedTree(decoder, vector.bytes),
+                !typedFields.isEmpty
+            else { continue }
+            let raw = try decoder.decodeRaw(from: vector.bytes)
+            guard case .keyed(let rawFields) = raw.content else {
+                Issue.record("\(format) \(vector.name): raw reading is not keyed: \(raw.shape)")
+                continue
+            }
+            keyed += 1
+            #expect(
+                Set(rawFields.map { Self.key($0.key) }) == Set(typedFields.keys.map(Self.typedKey)),
+                "\(format) \(vector.name)")
+            for field in typedFields {
+                guard TypedLeaf.isLeaf(field.value),
+                    let rawField = rawFields.first(where: { Self.key($0.key) == Self.typedKey(field.key) })
+                else { continue }
+                leaves += 1
+                if case .bytes(_, let readings)? = rawField.value?.content, Self.matches(field.value, readings) {
+                    matched += 1
+                }
+            }
+        }
+        #expect(keyed >= 30)
+        print("\(format): \(keyed) keyed vectors, top-level keys equal; \(matched) of \(leaves) leaves guessed right")
+    }
+}
+
+/// Leaves the comparison looks at.
+enum TypedLeaf {
+    static func isLeaf(_ v: BinaryValue) -> Bool {
+        switch v {
+        case .string, .bool, .int, .int64, .int32, .uint, .uint64, .double, .float: return true
+        default: return false
+        }
+    }
+}
