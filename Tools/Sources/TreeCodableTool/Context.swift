@@ -26,7 +26,10 @@ public struct ToolContext: Sendable {
     public static let process = ToolContext(
         standardInput: { FileHandleSource(FileHandle.standardInput) },
         output: { print($0, terminator: "") },
-        errorOutput: { FileHandle.standardError.write(Data($0.utf8)) })
+        errorOutput: { text in
+            fflush(nil)  // what was printed comes first
+            FileHandle.standardError.write(Data(text.utf8))
+        })
 
     /// The context of the command being run.
     @TaskLocal static var current = ToolContext.process
