@@ -1,0 +1,125 @@
+import Foundation
+import BinarySerialization
+
+/// Where the command reads its input and writes its output: the process's standard streams,
+/// or (in tests) buffers.
+public struct ToolContext: Sendable {
+    /// Opens standard input (`-` or no file).
+    public var standardInput: @Sendable () -> any ByteSource
+    /// Writes to standard output.
+    public var output: @Sendable (String) -> Void
+    /// Writes to standard error.
+    public var errorOutput: @Sendable (String) -> Void
+
+    /// A context with the given streams.
+    public init(
+        standardInput: @escaping @Sendable () -> any ByteSource,
+        output: @escaping @Sendable (String) -> Void,
+        errorOutput: @escaping @Sendable (String) -> Void
+    ) {
+        self.standardInput = standardInput
+        self.output = output
+        self.errorOutput = errorOutput
+    }
+
+    /// The process's standard input, output and error.
+    public static let process = ToolContext(
+        standardInput: { FileHandleSource(FileHandle.standardInput) },
+        output: { print($0, terminator: "") },
+        errorOutput: { text in
+            fflush(nil)  // what was printed comes first
+            FileHandle.standardError.write(Data(text.utf8))
+        })
+
+    /// The context of the command being run.
+    @TaskLocal static var current = ToolContext.process
+}
+
+/// A source of bytes read in chunks.
+public protocol ByteSource: AnyObject {
+    /// Up to `count` more bytes; empty at the end of the input.
+    func read(upTo count: Int) throws -> Data
+}
+
+/// Bytes from a file handle.
+public final class FileHandleSource: ByteSource {
+    let handle: FileHandle
+    /// A source reading `handle`.
+    public init(_ handle: FileHandle) { self.handle = handle }
+    public func read(upTo count: Int) throws -> Data { try handle.read(upToCount: count) ?? Data() }
+}
+
+/// Bytes held in memory (for tests).
+public final class DataSource: ByteSource {
+    let data: Data
+    var position = 0
+    /// A source giving `data`.
+    public init(_ data: Data) { self.data = data }
+    public func read(upTo count: Int) throws -> Data {
+        let end = min(data.count, position + count)
+        defer { position = end }
+        return data.subdata(in: data.startIndex + position..<data.startIndex + end)
+    }
+}
+
+/// Bad input: the message is printed after `error:` and the command exits with status 1.
+struct InputError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The size of the chunks files and standard input are read in.
+let chunkSize = 64 << 10
+
+/// Opens the file at `path`, or standard input for `-`.
+func openInput(_ path: String) throws -> any ByteSource {
+    if path == "-" { return ToolContext.current.standardInput() }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw InputError("\(path): no such file")
+    }
+    guard !isDirectory.boolValue else { throw InputError("\(path): is a directory") }
+    do {
+        return FileHandleSource(try FileHandle(forReadingFrom: URL(fileURLWithPath: path)))
+    } catch {
+        throw InputError("\(path): cannot be opened (\(error.localizedDescription))")
+    }
+}
+
+/// All the bytes of the file at `path`, or of standard input for `-`.
+func readInput(_ path: String) throws -> Data {
+    let source = try openInput(path)
+    var data = Data()
+    do {
+        while true {
+            let chunk = try source.read(upTo: chunkSize)
+            if chunk.isEmpty { return data }
+            data.append(chunk)
+        }
+    } catch {
+        throw InputError("\(path == "-" ? "standard input" : path): cannot be read (\(error.localizedDescription))")
+    }
+}
+
+/// Writes `line` and a newline to the output.
+func emit(_ line: String) { ToolContext.current.output(line + "\n") }
+
+/// A readable account of a library error, with the byte offset (shifted by `base`) when it has one.
+func describe(_ error: any Error, base: Int = 0) -> String {
+    if let input = error as? InputError { return input.description }
+    var wire = error as? WireFormatError
+    var text = String(describing: error)
+    if let decoding = error as? DecodingError {
+        switch decoding {
+        case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c):
+            text = c.debugDescription
+            wire = c.underlyingError as? WireFormatError
+        @unknown default: break
+        }
+    }
+    if let wire {
+        if let offset = wire.offset { return "\(wire.message) (at byte offset \(base &+ offset))" }
+        return wire.message
+    }
+    return text
+}
