@@ -45,18 +45,18 @@ final class V3Format: ByteFormat {
                 // `raw >> 1` has its top bit clear: 0...Int.max.
                 intKey = Int(truncatingIfNeeded: raw >> 1)
             }
-            let entry = ByteKeyedView.Entry(
-                intKey: intKey, keyStart: keyStart, keyLength: keyLength,
-                value: ByteNode(buffer: node.buffer, start: r.offset, end: r.offset, tag: Self.element))
             do {
                 guard !r.isAtEnd else {
                     throw WireFormatError(.truncated, "the data ends after a key, before its value", offset: r.offset)
                 }
-                var framed = entry
-                framed.value = try r.v3Element()
-                entries.append(framed)
+                let value = try r.v3Element()
+                entries.append(.init(intKey: intKey, keyStart: keyStart, keyLength: keyLength, value: value))
             } catch var error as WireFormatError {
-                error.key = ByteKeyedView.key(of: entry, node.buffer)
+                // The field whose value could not be framed, for the error's coding path.
+                let field = ByteKeyedView.Entry(
+                    intKey: intKey, keyStart: keyStart, keyLength: keyLength,
+                    value: ByteNode(buffer: node.buffer, start: r.offset, end: r.offset, tag: Self.element))
+                error.key = ByteKeyedView.key(of: field, node.buffer)
                 throw error
             }
         }
