@@ -110,9 +110,7 @@ final class V2Format: ByteFormat {
             } else {
                 intKey = signedKey(raw >> 4)
             }
-            var entry = ByteKeyedView.Entry(
-                intKey: intKey, keyStart: keyStart, keyLength: keyLength,
-                value: ByteNode(buffer: buffer, start: r.offset, end: r.offset, tag: Self.raw, wireType: type.rawValue))
+            var valueStart = r.offset
             do {
                 switch type {
                 case .varint: _ = try r.varint()
@@ -122,15 +120,20 @@ final class V2Format: ByteFormat {
                 case .byte: try r.skip(1)
                 case .lengthDelimited:
                     let length = try r.length("a value")
-                    entry.value.start = r.offset
+                    valueStart = r.offset
                     r.offset += length
                 }
             } catch var error as WireFormatError {
-                error.key = ByteKeyedView.key(of: entry, buffer)
+                // The field whose value could not be framed, for the error's coding path.
+                let field = ByteKeyedView.Entry(
+                    intKey: intKey, keyStart: keyStart, keyLength: keyLength,
+                    value: ByteNode(buffer: buffer, start: valueStart, end: valueStart, tag: Self.raw))
+                error.key = ByteKeyedView.key(of: field, buffer)
                 throw error
             }
-            entry.value.end = r.offset
-            entries.append(entry)
+            let value = ByteNode(
+                buffer: buffer, start: valueStart, end: r.offset, tag: Self.raw, wireType: type.rawValue)
+            entries.append(.init(intKey: intKey, keyStart: keyStart, keyLength: keyLength, value: value))
         }
         return try ByteKeyedView(buffer: buffer, entries: entries)
     }
