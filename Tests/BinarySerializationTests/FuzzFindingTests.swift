@@ -52,3 +52,54 @@ import Testing
         }
     }
 }
+
+/// Found by the fuzzer after the fixes above (modes tree and transcode, v2 with nil index sets): a
+/// nil index past the last element. The `[String]` loop rejected it, the element-by-element path
+/// (used by `decodeTree` and transcoding) ignored it, so the two disagreed on the same bytes.
+@Suite struct NilIndexPastTheEndTests {
+    static var decoder: BinaryDecoder {
+        var d = BinaryDecoder(format: .v2)
+        d.prependNilIndexSetForUnkeyedContainers = true
+        return d
+    }
+
+    @Test func everyPathRejectsIt() throws {
+        // Set<String>: a nil index set of one entry, 2047 (ff 0f), and no element.
+        let set = Data(bytes("01 ff 0f"))
+        #expect(throws: DecodingError.self) { try Self.decoder.decode(Set<String>.self, from: set) }
+        #expect(throws: DecodingError.self) { try Self.decoder.decodeTree(Set<String>.self, from: set) }
+        // [String]: nil index 47 (2f), then 11 strings ("", x6, "/", "", x4).
+        let strings = Data(bytes("01 2f  00 00 00 00 00 00  01 2f  00 00 00 00"))
+        #expect(throws: DecodingError.self) { try Self.decoder.decode([String].self, from: strings) }
+        #expect(throws: DecodingError.self) {
+            var t = BinaryTranscoder(from: .v2, to: .v3)
+            t.decoder = Self.decoder
+            return try t.transcode([String].self, from: strings)
+        }
+        // The same for types read element by element: a container of `encodeNil()` elements
+        // (written with the nil index set) whose set points past its end.
+        var encoder = BinaryEncoder(format: .v2)
+        encoder.prependNilIndexSetForUnkeyedContainers = true
+        let inside = try encoder.encode(NilsAndInts(values: [1, nil, 2]))
+        #expect(try Self.decoder.decode(NilsAndInts.self, from: inside) == NilsAndInts(values: [1, nil, 2]))
+        #expect(spacedHex(inside) == "01 01 02 04")  // set {1}, then 1 and 2
+        #expect(throws: DecodingError.self) {
+            try Self.decoder.decode(NilsAndInts.self, from: Data(bytes("01 05  02 04")))  // set {5}
+        }
+    }
+}
+
+/// An unkeyed container of `Int`s and `encodeNil()`s (not optionals: those carry their own flag).
+struct NilsAndInts: Codable, Equatable {
+    var values: [Int?]
+    init(values: [Int?]) { self.values = values }
+    init(from decoder: any Decoder) throws {
+        var c = try decoder.unkeyedContainer()
+        values = []
+        while !c.isAtEnd { values.append(try c.decodeNil() ? nil : try c.decode(Int.self)) }
+    }
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.unkeyedContainer()
+        for v in values { if let v { try c.encode(v) } else { try c.encodeNil() } }
+    }
+}

@@ -333,7 +333,10 @@ final class V2Format: ByteFormat {
 
     private func offset(_ view: ByteUnkeyedView) -> Int { view.cursor?.offset ?? view.end }
 
-    func isAtEnd(_ view: ByteUnkeyedView) -> Bool { offset(view) >= view.end && !atNil(view) }
+    /// At the end when the bytes are used up and every index of the nil index set was reached:
+    /// an index past the last element is not skipped (the container would decode as if it were
+    /// not there) but left for the type's next request, which fails.
+    func isAtEnd(_ view: ByteUnkeyedView) -> Bool { offset(view) >= view.end && view.nextNil >= view.nilIndices.count }
 
     /// Unknown without the element type (`nil`), except when the container is empty or the
     /// decoder names the element type in advance (SIMD vectors). Not recorded in `counts`: the
