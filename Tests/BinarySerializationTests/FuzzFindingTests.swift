@@ -103,3 +103,24 @@ struct NilsAndInts: Codable, Equatable {
         for v in values { if let v { try c.encode(v) } else { try c.encodeNil() } }
     }
 }
+
+/// Found by the fuzzer (transcode mode, v3 → v2): a v3 field stored as nil (`01`), read by the
+/// type as an absent `Int?`, was written to v2 as a length-delimited nil that v2 cannot read as an
+/// `Int`. A nil field is left out in v2, like a nil optional.
+@Suite struct NilFieldTranscodingTests {
+    struct Maybe: Codable, Equatable {
+        var a: Int?
+        var b: String
+    }
+
+    @Test func aNilFieldIsLeftOutInV2() throws {
+        // "a": nil, "b": "x"
+        let v3 = Data(bytes("03 61 01  03 62 02 78"))
+        #expect(try BinaryDecoder().decode(Maybe.self, from: v3) == Maybe(a: nil, b: "x"))
+        let v2 = try BinaryTranscoder(from: .v3, to: .v2).transcode(Maybe.self, from: v3)
+        #expect(spacedHex(v2) == "1a 62 01 78")
+        #expect(try BinaryDecoder(format: .v2).decode(Maybe.self, from: v2) == Maybe(a: nil, b: "x"))
+        // v3 to v3 keeps the stored nil byte for byte.
+        #expect(try BinaryEncoder().encode(tree: BinaryDecoder().decodeTree(Maybe.self, from: v3)) == v3)
+    }
+}

@@ -117,10 +117,15 @@ struct V2Writer {
     }
 
     /// A field BinaryCodable 2.x leaves out: a nil `Optional` (so `T??` `.some(nil)` in a keyed
-    /// container reads back as nil, as with 2.x; the format has no way to say "present nil").
+    /// container reads back as nil, as with 2.x; the format has no way to say "present nil"), and
+    /// a bare nil, which a v3 field holds when it was written as nil (`encode(nil, forKey:)` in
+    /// BinaryCodable 4) and the type read it as absent. A single-value nil (`.single(.nil)`) is a
+    /// value of its type and is written.
     private static func isOmitted(_ value: BinaryValue) -> Bool {
-        if case .optional(.none) = value { return true }
-        return false
+        switch value {
+        case .optional(.none), .nil: return true
+        default: return false
+        }
     }
 
     private func keySize(_ key: BinaryKey, _ type: V2WireType) throws -> Int {
