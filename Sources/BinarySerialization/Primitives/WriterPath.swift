@@ -1,6 +1,6 @@
 import TreeCoding
 
-/// Coding paths for errors of the serialization stage.
+/// Coding paths for errors of the serialization stage (and the element keys the readers' errors use).
 ///
 /// Writers walk a tree without keeping a path (that would cost on every node); an error thrown
 /// below a field or element gets that field's key or element's index prepended as it passes

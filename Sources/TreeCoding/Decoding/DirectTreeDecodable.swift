@@ -109,8 +109,8 @@ extension UnkeyedLeafElement {
 }
 
 extension String: UnkeyedLeafElement {
-    /// Bytes the format can read in one loop take that path; everything else (trees, v2, decodeTree)
-    /// goes element by element.
+    /// Bytes take the format's one-loop path; trees and `decodeTree` (which records each element)
+    /// go element by element.
     static func decodeArray(
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> [String] {

@@ -305,7 +305,7 @@ final class V2Format: ByteFormat {
         var r = ByteReader(buffer: node.buffer, offset: start, end: end)
         if nilIndexSets, let index = try Self.nilIndexSet(&r).first {
             var error = WireFormatError(.valueNotFound, "expected String, found nil", offset: start)
-            error.key = BinaryKey(stringValue: "Index \(index)", intValue: index)
+            error.key = WriterPath.indexKey(index)
             throw error
         }
         var out: [String] = []
@@ -317,7 +317,7 @@ final class V2Format: ByteFormat {
                 out.append(try Scalars.readString(&content))
                 r.offset = content.offset
             } catch var error as WireFormatError {
-                error.key = BinaryKey(stringValue: "Index \(index)", intValue: index)
+                error.key = WriterPath.indexKey(index)
                 throw error
             }
             index &+= 1

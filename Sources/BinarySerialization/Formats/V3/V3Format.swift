@@ -147,7 +147,7 @@ final class V3Format: ByteFormat {
                 var content = ByteReader(buffer: node.buffer, offset: element.start, end: element.end)
                 out.append(try Scalars.readString(&content))
             } catch var error as WireFormatError {
-                error.key = BinaryKey(stringValue: "Index \(index)", intValue: index)
+                error.key = WriterPath.indexKey(index)
                 throw error
             }
             index &+= 1
