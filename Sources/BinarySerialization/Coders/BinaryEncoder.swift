@@ -57,7 +57,17 @@ public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
     /// - Throws: `EncodingError` if the value cannot be represented in the format.
     /// - Complexity: O(n) in the size of the value.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        try serialize(treeEncoder.encodeTree(value), sorted: true)
+        if let streamed = streamed(value) { return streamed }
+        return try serialize(treeEncoder.encodeTree(value), sorted: true)
+    }
+
+    /// `value`'s bytes written without building the tree, where the format and options allow it
+    /// (v3, keys in encoding order); `nil` when the value must go through the tree: another
+    /// format, sorted keys, or a run of container calls only the tree encoder handles (see
+    /// `StreamingEncoder`). Equal to the tree path's bytes whenever it is not `nil`.
+    package func streamed<T: Encodable>(_ value: T) -> Data? {
+        guard format == .v3, !sortsKeys else { return nil }
+        return V3Sink.encode(value, options: treeEncoder)
     }
 
     /// Encodes `value` to an inspectable tree (the first stage of `encode(_:)`).

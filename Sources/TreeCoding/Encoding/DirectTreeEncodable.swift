@@ -4,6 +4,8 @@ import Foundation
 /// primitives, `Data`, packed arrays and sets, optionals and the integer wrappers.
 protocol DirectTreeEncodable {
     func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue
+    /// Sends the same node to a streaming encoder; frame `parent` is its innermost open frame.
+    func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws
 }
 
 /// A value that is a single leaf of the tree.
@@ -14,6 +16,8 @@ protocol LeafTreeEncodable: DirectTreeEncodable {
 extension LeafTreeEncodable {
     @inline(__always)
     func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue { leaf }
+    @inline(__always)
+    func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws { engine.send(leaf) }
 }
 
 extension Bool: LeafTreeEncodable { var leaf: BinaryValue { .bool(self) } }
@@ -36,11 +40,19 @@ extension Array: DirectTreeEncodable where Element: ArrayElement {
     func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
         Element.encodeArray(self)
     }
+
+    func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
+        engine.send(Element.encodeArray(self))
+    }
 }
 
 extension Set: DirectTreeEncodable where Element: ArrayElement {
     func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
         Element.encodeArray(Array(self))
+    }
+
+    func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
+        engine.send(Element.encodeArray(Array(self)))
     }
 }
 
@@ -59,8 +71,15 @@ extension Data {
 extension Optional: DirectTreeEncodable where Wrapped: Encodable {
     func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
         switch self {
-        case .none: return .optional(nil)
+        case .none: return BinaryValue.optionalNone
         case .some(let wrapped): return .optional(try encoder.encodeValue(wrapped, step: step))
+        }
+    }
+
+    func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
+        switch self {
+        case .none: engine.send(BinaryValue.optionalNone)
+        case .some(let wrapped): try engine.sendWrapped(.optional, wrapped, step: step, in: parent)
         }
     }
 }

@@ -79,6 +79,9 @@ extension BinaryValue {
     /// The empty keyed container.
     public static var emptyKeyed: BinaryValue { .keyed(KeyedFields()) }
 
+    /// `.optional(nil)`, made once: the case is indirect, so each new one is an allocation.
+    static let optionalNone: BinaryValue = .optional(nil)
+
     /// Whether this node is `.nil` or `.optional(nil)`.
     public var isNil: Bool {
         switch self {

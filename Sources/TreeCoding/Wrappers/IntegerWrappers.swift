@@ -90,21 +90,27 @@ extension IntegerWrapper {
     }
 
     func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
-        guard let scalar = Value.self as? any IntegerScalar.Type else {
-            throw EncodingError.invalidValue(
-                wrappedValue,
-                .init(codingPath: encoder.codingPath, debugDescription: "Unsupported wrapped integer type."))
-        }
-        // Cannot fail once the metatype cast above succeeded (`scalar` is `Value`), but a
-        // failure must never become a silent nil.
-        guard let leaf = scalar.leafValue(wrappedValue, Self.encoding) else {
+        guard let leaf = wrapperLeaf else {
             throw EncodingError.invalidValue(
                 wrappedValue,
                 .init(
                     codingPath: encoder.codingPath,
-                    debugDescription: "Wrapped integer type \(Value.self) does not match its encoder."))
+                    debugDescription: "Wrapped integer type \(Value.self) is not supported by this encoder."))
         }
         return leaf
+    }
+
+    /// Without a leaf the streaming encoder gives up, and the tree encoder reports the error.
+    func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
+        guard let leaf = wrapperLeaf else { throw engine.giveUp() }
+        engine.send(leaf)
+    }
+
+    /// The leaf of the wrapped integer with the wrapper's encoding; `nil` for an integer type the
+    /// tree has no leaf for (a conformance added outside this module).
+    private var wrapperLeaf: BinaryValue? {
+        guard let scalar = Value.self as? any IntegerScalar.Type else { return nil }
+        return scalar.leafValue(wrappedValue, Self.encoding)
     }
 
     static func decodeDirect(

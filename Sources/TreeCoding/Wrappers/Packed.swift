@@ -51,6 +51,10 @@ extension Packed: DirectTreeEncodable, DirectTreeDecodable {
         try encoder.encodeValue(wrappedValue, step: step)
     }
 
+    func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
+        try engine.encodeValue(wrappedValue, step: step, in: parent)
+    }
+
     static func decodeDirect(
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> Self {

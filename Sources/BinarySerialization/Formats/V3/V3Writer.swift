@@ -30,6 +30,19 @@ struct V3Writer {
         return try Output.make(count: total) { w in writer.writeElement(tree, to: &w) }
     }
 
+    /// Appends `tree` to `buffer`, as an element or raw; `false` if it cannot be written.
+    mutating func append(_ tree: BinaryValue, asElement: Bool, to buffer: inout GrowingBuffer, maximumDepth: Int)
+        -> Bool
+    {
+        depth.setMaximumDepth(maximumDepth)
+        guard let total = try? (asElement ? elementSize(tree) : rawSize(tree)) else { return false }
+        var writer = self
+        buffer.append(total) { w in
+            if asElement { writer.writeElement(tree, to: &w) } else { writer.writeRaw(tree, to: &w) }
+        }
+        return !buffer.failed
+    }
+
     // MARK: Size pass
 
     /// The size of `value` written raw; records the size of every non-leaf node.

@@ -1,0 +1,159 @@
+import Foundation
+import TreeCoding
+
+/// Writes v3 bytes as the streaming encoder sends a value, without a tree.
+///
+/// A v3 element starts with the length of its bytes, which is known only once the element
+/// ends. The sink writes every element's content without that prefix and notes, in a side
+/// table, where each prefix goes and (when the element closes) how long it is, counting the
+/// prefixes of the elements nested inside. `finish()` then copies the content once into the
+/// output, inserting the prefixes: O(n) whatever the nesting, with no byte moved twice. Leaves
+/// inside containers know their size up front and are written with their prefix directly.
+///
+/// The bytes are those ``V3Writer`` writes for the same tree: the same rules, by context.
+///
+/// Mutable state is `@exclusivity(unchecked)`: a sink belongs to one encoding run on one thread,
+/// and no method keeps a property accessed while calling out (the dynamic checks cost about a
+/// sixth of the streamed encoding).
+final class V3Sink: EncodingSink {
+    @exclusivity(unchecked) private var buffer = GrowingBuffer()
+    /// One per bracketed element: where its prefix goes and, once closed, its full length.
+    @exclusivity(unchecked) private var prefixes: [(position: Int, length: Int)] = []
+    /// The open bracketed nodes, innermost last; the first is the top level.
+    @exclusivity(unchecked) private var contexts: [Context] = []
+    private let maximumDepth: Int
+    private let depthLimit: Int
+    @exclusivity(unchecked) private(set) var failed = false
+
+    private struct Context {
+        /// Inside keyed and unkeyed containers, nodes are elements; elsewhere they are written raw.
+        let childrenAreElements: Bool
+        /// The index of this node's entry in `prefixes`, or -1 when it has no prefix.
+        let prefix: Int
+        /// The bytes of prefixes nested in this node, which its own length includes.
+        var nestedPrefixBytes = 0
+    }
+
+    init(maximumDepth: Int) {
+        // The tree writer allows four nodes per level of the encoder's depth (DepthGuard); past
+        // that the run gives up and the tree path reports the error.
+        self.maximumDepth = maximumDepth
+        let (limit, overflow) = maximumDepth.multipliedReportingOverflow(by: 4)
+        depthLimit = overflow ? Int.max : limit
+        contexts.reserveCapacity(16)
+        contexts.append(Context(childrenAreElements: false, prefix: -1))
+    }
+
+    /// `value` in v3 bytes, streamed; `nil` if the streaming run gave up or the sink could not
+    /// write what it was sent (the caller then encodes through the tree).
+    static func encode<T: Encodable>(_ value: T, options: TreeEncoder) -> Data? {
+        let sink = V3Sink(maximumDepth: options.maximumDepth)
+        guard StreamingEncoder.encode(value, into: sink, options: options) else { return nil }
+        return sink.finish()
+    }
+
+    private var childrenAreElements: Bool {
+        contexts[contexts.count &- 1].childrenAreElements
+    }
+
+    @inline(never)
+    private func fail() { failed = true }
+
+    // MARK: Events
+
+    func value(_ node: BinaryValue) {
+        if let size = Scalars.size(of: node) {
+            if childrenAreElements {
+                let prefix = UInt64(size) << 1
+                buffer.append(varintSize(prefix) &+ size) { w in
+                    w.varint(prefix)
+                    Scalars.write(node, to: &w)
+                }
+            } else {
+                buffer.append(size) { w in Scalars.write(node, to: &w) }
+            }
+            return
+        }
+        switch node {
+        case .nil, .optional(.none), .single(.nil):
+            buffer.byte(1)
+        case .packed(let packed):
+            let size = Scalars.size(of: packed)
+            if childrenAreElements {
+                let prefix = UInt64(size) << 1
+                buffer.append(varintSize(prefix) &+ size) { w in
+                    w.varint(prefix)
+                    Scalars.write(packed, to: &w)
+                }
+            } else {
+                buffer.append(size) { w in Scalars.write(packed, to: &w) }
+            }
+        default:
+            var writer = V3Writer()
+            guard writer.append(node, asElement: childrenAreElements, to: &buffer, maximumDepth: maximumDepth) else {
+                return fail()
+            }
+        }
+    }
+
+    func key(_ key: BinaryKey) {
+        if let i = key.intValue {
+            guard i >= 0 else { return fail() }  // no v3 bytes; the tree path reports it
+            buffer.append(varintSize(UInt64(i) << 1)) { w in w.varint(UInt64(i) << 1) }
+        } else {
+            let count = key.stringValue.utf8.count
+            let head = UInt64(count) << 1 | 1
+            buffer.append(varintSize(head) &+ count) { w in
+                w.varint(head)
+                w.string(key.stringValue)
+            }
+        }
+    }
+
+    func begin(_ kind: SinkNodeKind) {
+        guard contexts.count < depthLimit else { return fail() }
+        let containerChildren: Bool
+        switch kind {
+        case .keyed, .unkeyed: containerChildren = true
+        case .single, .optional: containerChildren = false
+        }
+        if childrenAreElements {
+            // An element: its prefix (the length of the content, without a nil flag) comes later.
+            prefixes.append((buffer.count, 0))
+            contexts.append(Context(childrenAreElements: containerChildren, prefix: prefixes.count &- 1))
+        } else {
+            if !containerChildren { buffer.byte(0) }  // top level or inside a wrapper: "a value follows"
+            contexts.append(Context(childrenAreElements: containerChildren, prefix: -1))
+        }
+    }
+
+    func end() {
+        guard contexts.count > 1, let closed = contexts.popLast() else { return fail() }
+        var nested = closed.nestedPrefixBytes
+        if closed.prefix >= 0 {
+            let start = prefixes[closed.prefix].position
+            let length = buffer.count &- start &+ nested
+            prefixes[closed.prefix].length = length
+            nested &+= varintSize(UInt64(length) << 1)
+        }
+        contexts[contexts.count &- 1].nestedPrefixBytes &+= nested
+    }
+
+    // MARK: Output
+
+    /// The bytes with every prefix in place; `nil` if anything failed or a node is still open.
+    func finish() -> Data? {
+        guard !failed, !buffer.failed, contexts.count == 1 else { return nil }
+        if prefixes.isEmpty { return buffer.takeData() }
+        let total = buffer.count &+ contexts[0].nestedPrefixBytes
+        return try? Output.make(count: total) { w in
+            var copied = 0
+            for entry in prefixes {
+                w.bytes(buffer.bytes(copied..<max(copied, entry.position)))
+                w.varint(UInt64(entry.length) << 1)
+                copied = max(copied, entry.position)
+            }
+            w.bytes(buffer.bytes(copied..<buffer.count))
+        }
+    }
+}

@@ -1,0 +1,328 @@
+/// Encodes a value straight into an ``EncodingSink``, without building the tree.
+///
+/// It hands `encode(to:)` the same containers as ``TreeEncoder`` and sends the nodes that encoder
+/// would build, in order. That is only possible while containers are used one at a time, innermost
+/// first, which is how synthesized and almost all hand-written code uses them. Anything else
+/// (a container written after a sibling was started, a key written twice, mixing container kinds,
+/// a write after the value was finished, a value too deep, any thrown error) makes the run give
+/// up: ``encode(_:into:options:)`` returns `false` and the caller encodes through the tree, which
+/// handles every case (or reports the error). So the streamed bytes, when there are any, are the
+/// tree's bytes; the only cost of giving up is running `encode(to:)` a second time.
+///
+/// Containers are closed lazily: a nested container stays open until its parent is written to
+/// again or finished, as the tree encoder folds pending children in when the parent finishes.
+package final class StreamingEncoder {
+    let sink: any EncodingSink
+    let userInfo: [CodingUserInfoKey: any Sendable]
+    let maximumDepth: Int
+    /// The open containers and encoders, outermost first. Ids grow along the stack.
+    @exclusivity(unchecked) var frames: [Frame] = []
+    /// The keys written so far in open keyed containers (each frame owns a suffix).
+    @exclusivity(unchecked) var keys: [BinaryKey] = []
+    @exclusivity(unchecked) var nextID = 1
+    /// The answers of the `DirectTreeEncodable` conformance check for the types seen in this run:
+    /// the runtime's lookup costs a few hundred instructions, a scan of a few entries far less.
+    @exclusivity(unchecked) private var directTypes:
+        [(type: ObjectIdentifier, direct: (any DirectTreeEncodable.Type)?)] =
+            []
+    /// Set by the first thing this run cannot stream; every later call returns at once.
+    @exclusivity(unchecked) private(set) var gaveUp = false
+
+    /// What an open frame is.
+    enum State {
+        /// The root: holds the value, is never a container.
+        case holder
+        /// An encoder handed to `encode(to:)` that has not asked for a container yet.
+        case encoder
+        case keyed
+        case unkeyed
+        /// A single-value container was asked for; nothing encoded yet.
+        case singleRequested
+        /// A single-value container that holds its value.
+        case singleDone
+    }
+
+    struct Frame {
+        let id: Int
+        var state: State
+        /// The step from the enclosing frame (for `codingPath`).
+        let step: PathStep?
+        /// The depth of the encoder that owns this frame, as ``TreeEncoder`` counts it.
+        let encoderDepth: Int
+        /// The depth values encoded in this frame start from (a nested container counts its path).
+        let valueDepth: Int
+        /// The number of steps from the root.
+        let pathDepth: Int
+        /// Elements of an unkeyed container.
+        var count = 0
+        /// One bit per key hash: a clear bit proves a key is new.
+        var keyFilter: UInt64 = 0
+        /// Where this frame's keys start in `keys`.
+        let keyStart: Int
+        /// The keys of a large keyed container, for O(1) duplicate checks.
+        var keySet: Set<BinaryKey>?
+        /// Whether the sink got `begin` for this frame (and needs `end`).
+        var isOpenInSink = false
+    }
+
+    /// A duplicate check switches from a scan to a set past this many keys.
+    static let keySetThreshold = 16
+
+    /// Thrown to unwind a run that gave up; never leaves ``encode(_:into:options:)``.
+    struct GaveUp: Error {}
+
+    private init(sink: any EncodingSink, options: TreeEncoder) {
+        self.sink = sink
+        self.userInfo = options.userInfo
+        self.maximumDepth = options.maximumDepth
+        frames.reserveCapacity(16)
+        keys.reserveCapacity(16)
+    }
+
+    /// Streams `value` into `sink`. Returns `false` when the run gave up (nothing the sink
+    /// received is usable then); errors thrown by `encode(to:)` also give `false`, so that the
+    /// tree encoder reports them with its coding paths.
+    package static func encode<T: Encodable>(_ value: T, into sink: any EncodingSink, options encoder: TreeEncoder)
+        -> Bool
+    {
+        let engine = StreamingEncoder(sink: sink, options: encoder)
+        engine.frames.append(
+            Frame(id: 0, state: .holder, step: nil, encoderDepth: 0, valueDepth: 0, pathDepth: 0, keyStart: 0))
+        do {
+            try engine.encodeValue(value, step: nil, in: 0)
+        } catch {
+            return false
+        }
+        guard let root = engine.activate(0) else { return false }
+        _ = root
+        return !engine.gaveUp
+    }
+
+    // MARK: Giving up
+
+    /// Gives up the run; the returned error unwinds a throwing call.
+    @inline(never)
+    @discardableResult
+    func giveUp() -> GaveUp {
+        gaveUp = true
+        return GaveUp()
+    }
+
+    // MARK: Frames
+
+    /// Makes frame `id` the innermost open frame, closing the frames opened inside it, and
+    /// returns its index; `nil` (and the run gives up) if the frame is closed already.
+    @inline(__always)
+    func activate(_ id: Int) -> Int? {
+        if gaveUp { return nil }
+        let top = frames.count &- 1
+        if top >= 0, frames[top].id == id { return top }
+        return activateSlow(id)
+    }
+
+    @inline(never)
+    private func activateSlow(_ id: Int) -> Int? {
+        guard let index = frames.lastIndex(where: { $0.id == id }) else {
+            giveUp()
+            return nil
+        }
+        while frames.count &- 1 > index, !gaveUp { closeTop() }
+        return gaveUp ? nil : index
+    }
+
+    /// Opens a frame inside frame `parent` (the innermost one) and returns its id.
+    func push(
+        _ state: State, step: PathStep?, in parent: Int, encoderDepth: Int? = nil, openInSink: Bool
+    ) -> Int {
+        let p = frames[parent]
+        let pathDepth = step == nil ? p.pathDepth : p.pathDepth &+ 1
+        let ownerDepth = encoderDepth ?? p.encoderDepth
+        let valueDepth = encoderDepth == nil ? max(p.valueDepth, pathDepth) : ownerDepth
+        let id = nextID
+        nextID &+= 1
+        var frame = Frame(
+            id: id, state: state, step: step, encoderDepth: ownerDepth, valueDepth: valueDepth,
+            pathDepth: pathDepth, keyStart: keys.count)
+        frame.isOpenInSink = openInSink
+        frames.append(frame)
+        return id
+    }
+
+    /// Closes the innermost frame: ends its node in the sink, or sends the node an encoder
+    /// that asked for nothing stands for (an empty keyed container).
+    func closeTop() {
+        guard let frame = frames.popLast() else { return }
+        while keys.count > frame.keyStart { keys.removeLast() }
+        switch frame.state {
+        case .holder, .singleDone:
+            break
+        case .encoder:
+            sink.value(.emptyKeyed)
+        case .singleRequested:
+            // The tree encoder reports a single-value container without a value.
+            giveUp()
+        case .keyed, .unkeyed:
+            if frame.isOpenInSink { sink.end() }
+        }
+    }
+
+    // MARK: Values
+
+    /// Sends `value`'s nodes; frame `parent` is the innermost open frame.
+    @inline(__always)
+    func encodeValue<T: Encodable>(_ value: T, step: PathStep?, in parent: Int) throws {
+        if let direct = directType(T.self) {
+            return try streamDirect(direct, value, step: step, in: parent)
+        }
+        try encodeWithChild(value, step: step, in: parent)
+    }
+
+    /// `T` as a `DirectTreeEncodable` type, or `nil`; remembered for the first 16 types.
+    @inline(__always)
+    private func directType<T>(_ type: T.Type) -> (any DirectTreeEncodable.Type)? {
+        let id = ObjectIdentifier(T.self)
+        for entry in directTypes where entry.type == id { return entry.direct }
+        let direct = T.self as? any DirectTreeEncodable.Type
+        if directTypes.count < 16 { directTypes.append((id, direct)) }
+        return direct
+    }
+
+    private func streamDirect<D: DirectTreeEncodable, T>(_ type: D.Type, _ value: T, step: PathStep?, in parent: Int)
+        throws
+    {
+        guard T.self == D.self else { throw giveUp() }
+        try reinterpret(value, as: D.self).stream(into: self, step: step, in: parent)
+    }
+
+    func encodeWithChild<T: Encodable>(_ value: T, step: PathStep?, in parent: Int) throws {
+        let depth = frames[parent].valueDepth
+        guard depth < maximumDepth else { throw giveUp() }
+        let id = push(.encoder, step: step, in: parent, encoderDepth: depth &+ 1, openInSink: false)
+        try value.encode(to: StreamingEncoderHandle(engine: self, id: id))
+        guard activate(id) != nil else { throw giveUp() }
+        closeTop()
+        if gaveUp { throw GaveUp() }
+    }
+
+    /// Sends `node` whole.
+    @inline(__always)
+    func send(_ node: BinaryValue) {
+        sink.value(node)
+    }
+
+    /// Sends `.optional(.some(wrapped))` or `.single(value)` as bracketed content.
+    func sendWrapped<T: Encodable>(_ kind: SinkNodeKind, _ value: T, step: PathStep?, in parent: Int) throws {
+        sink.begin(kind)
+        try encodeValue(value, step: step, in: parent)
+        sink.end()
+    }
+
+    // MARK: Keys
+
+    /// Records `key` as written in keyed frame `index`; gives up on a key written twice (the tree
+    /// encoder replaces the first value in place, or reports two keys with one integer value).
+    @inline(__always)
+    func noteKey(_ key: BinaryKey, in index: Int) -> Bool {
+        let bit = Self.filterBit(key)
+        if frames[index].keyFilter & bit != 0 || frames[index].keySet != nil {
+            return noteKeySlow(key, in: index)
+        }
+        frames[index].keyFilter |= bit
+        keys.append(key)
+        return true
+    }
+
+    @inline(never)
+    private func noteKeySlow(_ key: BinaryKey, in index: Int) -> Bool {
+        if frames[index].keySet != nil {
+            guard frames[index].keySet?.insert(key).inserted == true else {
+                giveUp()
+                return false
+            }
+            return true
+        }
+        let start = frames[index].keyStart
+        if keys[start...].contains(key) {
+            giveUp()
+            return false
+        }
+        keys.append(key)
+        frames[index].keyFilter |= Self.filterBit(key)
+        if keys.count &- start > Self.keySetThreshold {
+            frames[index].keySet = Set(keys[start...])
+            while keys.count > start { keys.removeLast() }
+        }
+        return true
+    }
+
+    @inline(__always)
+    private static func filterBit(_ key: BinaryKey) -> UInt64 {
+        if let i = key.intValue { return 1 &<< UInt64(UInt(bitPattern: i) & 63) }
+        let utf8 = key.stringValue.utf8
+        let h = utf8.count &* 7 &+ Int(utf8.first ?? 0) &* 3 &+ Int(utf8.last ?? 0)
+        return 1 &<< UInt64(UInt(bitPattern: h) & 63)
+    }
+
+    // MARK: Paths
+
+    /// The coding path of frame `id`; gives up if the frame is closed (the tree encoder keeps
+    /// every container's path, this run cannot).
+    func codingPath(of id: Int) -> [any CodingKey] {
+        guard let index = frames.lastIndex(where: { $0.id == id }) else {
+            giveUp()
+            return []
+        }
+        var path: [any CodingKey] = []
+        for frame in frames[...index] {
+            if let step = frame.step { path.append(step.codingKey) }
+        }
+        return path
+    }
+}
+
+/// The `Encoder` handed to `encode(to:)` by ``StreamingEncoder``: the engine and a frame id.
+struct StreamingEncoderHandle: Encoder {
+    let engine: StreamingEncoder
+    let id: Int
+
+    var codingPath: [any CodingKey] { engine.codingPath(of: id) }
+    var userInfo: [CodingUserInfoKey: Any] { engine.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(StreamingKeyedContainer<Key>(engine: engine, id: request(.keyed)))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        StreamingUnkeyedContainer(engine: engine, id: request(.unkeyed))
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        StreamingSingleValueContainer(engine: engine, id: request(.singleRequested))
+    }
+
+    /// Turns this encoder's frame into a container of the requested kind; asking again for the
+    /// same kind gives the same container. Returns the frame id, or 0 (never open) after giving up.
+    private func request(_ kind: StreamingEncoder.State) -> Int {
+        guard let index = engine.activate(id) else { return 0 }
+        switch (engine.frames[index].state, kind) {
+        case (.encoder, .keyed):
+            engine.frames[index].state = .keyed
+            engine.frames[index].isOpenInSink = true
+            engine.sink.begin(.keyed)
+        case (.encoder, .unkeyed):
+            engine.frames[index].state = .unkeyed
+            engine.frames[index].isOpenInSink = true
+            engine.sink.begin(.unkeyed)
+        case (.encoder, .singleRequested):
+            engine.frames[index].state = .singleRequested
+        case (.keyed, .keyed), (.unkeyed, .unkeyed), (.singleRequested, .singleRequested),
+            (.singleDone, .singleRequested):
+            break
+        default:
+            // Mixing container kinds: the tree encoder reports the misuse.
+            engine.giveUp()
+            return 0
+        }
+        return id
+    }
+}

@@ -1,0 +1,303 @@
+import BinarySerialization
+import Foundation
+import Testing
+
+/// Unsorted v3 is written without a tree (`BinaryEncoder.streamed`). Whenever the streaming run
+/// finishes, its bytes must be the tree's; whenever it gives up, `encode` must give exactly what
+/// the tree path gives (bytes or error). The random suites check the first over ~9,000 values of
+/// synthesized types; these tests name the call sequences of hand-written `encode(to:)` code.
+@Suite struct StreamingEncoderTests {
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int?
+        init(_ s: String) { stringValue = s }
+        init(int: Int) {
+            stringValue = String(int)
+            intValue = int
+        }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// A value whose `encode(to:)` is a closure, so each test states its call sequence.
+    struct Scripted: Encodable {
+        let body: @Sendable (any Encoder) throws -> Void
+        func encode(to encoder: any Encoder) throws { try body(encoder) }
+    }
+
+    /// Bytes, or the description of the error.
+    enum Outcome: Equatable {
+        case bytes(Data)
+        case error(String)
+    }
+
+    /// The tree path's outcome.
+    static func viaTree(_ value: some Encodable) -> Outcome {
+        let encoder = BinaryEncoder()
+        do {
+            return .bytes(try encoder.encode(tree: encoder.encodeTree(value)))
+        } catch {
+            return .error("\(error)")
+        }
+    }
+
+    static func viaEncode(_ value: some Encodable) -> Outcome {
+        do {
+            return .bytes(try BinaryEncoder().encode(value))
+        } catch {
+            return .error("\(error)")
+        }
+    }
+
+    // MARK: Sequences the streaming encoder handles
+
+    struct Streams: CustomStringConvertible, Sendable {
+        let description: String
+        let value: Scripted
+    }
+
+    static let streams: [Streams] = [
+        Streams(
+            description: "nested keyed, then parent written again (lazy close)",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                var n = c.nestedContainer(keyedBy: Key.self, forKey: Key("n"))
+                try n.encode(1, forKey: Key("x"))
+                try n.encode("deep", forKey: Key("y"))
+                try c.encode(2, forKey: Key("after"))
+            }),
+        Streams(
+            description: "nested unkeyed in unkeyed, three levels, then the outer again",
+            value: Scripted { e in
+                var c = e.unkeyedContainer()
+                var a = c.nestedUnkeyedContainer()
+                var b = a.nestedUnkeyedContainer()
+                try b.encode(Int8(-1))
+                try b.encodeNil()
+                try a.encode("a")
+                try c.encode(true)
+            }),
+        Streams(
+            description: "super encoders, keyed and unkeyed, with every container kind",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                var s = c.superEncoder().singleValueContainer()
+                try s.encode(UInt16(7))
+                var k = c.superEncoder(forKey: Key("k")).container(keyedBy: Key.self)
+                try k.encode(Data([1, 2, 3]), forKey: Key("d"))
+                var u = c.nestedUnkeyedContainer(forKey: Key("u"))
+                let empty = u.superEncoder()  // asks for nothing: an empty keyed container
+                _ = empty
+                var v = u.superEncoder().unkeyedContainer()
+                try v.encode(3.5)
+            }),
+        Streams(
+            description: "the same container asked for twice",
+            value: Scripted { e in
+                var a = e.container(keyedBy: Key.self)
+                try a.encode(1, forKey: Key("a"))
+                var b = e.container(keyedBy: Key.self)
+                try b.encode(2, forKey: Key("b"))
+                try a.encode(3, forKey: Key("c"))
+            }),
+        Streams(
+            description: "optionals at every depth, explicit nils, encodeNil(forKey:)",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                try c.encode(Int??.some(nil), forKey: Key("someNil"))
+                try c.encode(Int?.none, forKey: Key("none"))
+                try c.encodeNil(forKey: Key("skipped"))
+                try c.encode([Int?.none, 3], forKey: Key("list"))
+                var s = c.superEncoder(forKey: Key("s")).singleValueContainer()
+                try s.encode(String??.some(.some("x")))
+            }),
+        Streams(
+            description: "a single value holding a keyed value, and a single nil",
+            value: Scripted { e in
+                var c = e.unkeyedContainer()
+                try c.encode(
+                    Scripted { inner in
+                        var s = inner.singleValueContainer()
+                        try s.encode(
+                            Scripted { deeper in
+                                var k = deeper.container(keyedBy: Key.self)
+                                try k.encode("v", forKey: Key("k"))
+                            })
+                    })
+                try c.encode(
+                    Scripted { inner in
+                        var s = inner.singleValueContainer()
+                        try s.encodeNil()
+                    })
+            }),
+        Streams(
+            description: "a keyed container of 40 string keys (the key set)",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                for i in 0..<40 { try c.encode(i, forKey: Key("field\(i)")) }
+            }),
+        Streams(
+            description: "integer keys past 63 that share a filter bit",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                for i in [1, 65, 129, 2, 66] { try c.encode(i, forKey: Key(int: i)) }
+            }),
+        Streams(
+            description: "elements long enough for two- and three-byte prefixes",
+            value: Scripted { e in
+                var c = e.unkeyedContainer()
+                try c.encode([String](repeating: "0123456789", count: 7))
+                try c.encode(String(repeating: "x", count: 70_000))
+                var n = c.nestedContainer(keyedBy: Key.self)
+                try n.encode(String(repeating: "y", count: 200), forKey: Key("y"))
+            }),
+    ]
+
+    @Test(arguments: streams)
+    func streamedEqualsTree(_ c: Streams) throws {
+        let streamed = try #require(BinaryEncoder().streamed(c.value), "the streaming encoder gave up")
+        #expect(Self.viaTree(c.value) == .bytes(streamed))
+    }
+
+    // MARK: Sequences it leaves to the tree
+
+    static let givesUp: [Streams] = [
+        Streams(
+            description: "a key written twice (the tree keeps the last value in place)",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                try c.encode(1, forKey: Key("a"))
+                try c.encode(2, forKey: Key("b"))
+                try c.encode(3, forKey: Key("a"))
+            }),
+        Streams(
+            description: "a key written twice in a container of 20 keys",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                for i in 0..<20 { try c.encode(i, forKey: Key("f\(i)")) }
+                try c.encode(99, forKey: Key("f3"))
+            }),
+        Streams(
+            description: "a nested container written after a sibling was opened",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                var a = c.nestedUnkeyedContainer(forKey: Key("a"))
+                var b = c.nestedUnkeyedContainer(forKey: Key("b"))
+                try b.encode(2)
+                try a.encode(1)
+            }),
+        Streams(
+            description: "a single-value container written twice (the tree keeps the last)",
+            value: Scripted { e in
+                var s = e.singleValueContainer()
+                try s.encode(1)
+                try s.encode("two")
+            }),
+        Streams(
+            description: "a keyed container asked for after an unkeyed one",
+            value: Scripted { e in
+                var u = e.unkeyedContainer()
+                try u.encode(1)
+                var k = e.container(keyedBy: Key.self)
+                try k.encode(2, forKey: Key("k"))
+            }),
+        Streams(
+            description: "a single-value container without a value",
+            value: Scripted { e in _ = e.singleValueContainer() }),
+        Streams(
+            description: "a negative integer key (no v3 bytes)",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                try c.encode(1, forKey: Key(int: -3))
+            }),
+        Streams(
+            description: "two keys with one integer value",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                try c.encode(1, forKey: Key(int: 7))
+                var k = Key("007")
+                k.intValue = 7
+                try c.encode(2, forKey: k)
+            }),
+        Streams(
+            description: "an error thrown by encode(to:)",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                try c.encode(1, forKey: Key("a"))
+                throw EncodingError.invalidValue(1, .init(codingPath: c.codingPath, debugDescription: "refused"))
+            }),
+    ]
+
+    @Test(arguments: givesUp)
+    func givesUpAndEncodeMatchesTree(_ c: Streams) {
+        #expect(BinaryEncoder().streamed(c.value) == nil)
+        #expect(Self.viaEncode(c.value) == Self.viaTree(c.value))
+    }
+
+    /// A container kept past its `encode(to:)` and written later: the streaming run gives up, and
+    /// `encode` reports the late write as the tree path does.
+    @Test func lateWriteIsAnError() {
+        final class Keeper: @unchecked Sendable { var container: UnkeyedEncodingContainer? }
+        let keeper = Keeper()
+        let value = Scripted { e in
+            var c = e.unkeyedContainer()
+            try c.encode(Scripted { inner in keeper.container = inner.unkeyedContainer() })
+            try keeper.container?.encode(5)
+        }
+        #expect(BinaryEncoder().streamed(value) == nil)
+        #expect(throws: EncodingError.self) { try BinaryEncoder().encode(value) }
+    }
+
+    /// `codingPath` read inside `encode(to:)` is the same in both paths.
+    @Test func codingPathsMatchTheTreePath() throws {
+        final class Paths: @unchecked Sendable { var seen: [String] = [] }
+        func value(_ paths: Paths) -> Scripted {
+            Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                var n = c.nestedUnkeyedContainer(forKey: Key("list"))
+                try n.encode(
+                    Scripted { inner in
+                        paths.seen.append(inner.codingPath.map(\.stringValue).joined(separator: "/"))
+                        var k = inner.container(keyedBy: Key.self)
+                        paths.seen.append(k.codingPath.map(\.stringValue).joined(separator: "/"))
+                        try k.encode(1, forKey: Key("x"))
+                    })
+                paths.seen.append(n.codingPath.map(\.stringValue).joined(separator: "/"))
+                var sup = c.superEncoder(forKey: Key("sup")).container(keyedBy: Key.self)
+                var s = sup.nestedContainer(keyedBy: Key.self, forKey: Key("inner"))
+                paths.seen.append(s.codingPath.map(\.stringValue).joined(separator: "/"))
+                try s.encode(2, forKey: Key("y"))
+            }
+        }
+        let streamedPaths = Paths()
+        _ = try #require(BinaryEncoder().streamed(value(streamedPaths)))
+        let treePaths = Paths()
+        _ = try BinaryEncoder().encodeTree(value(treePaths))
+        #expect(streamedPaths.seen == treePaths.seen)
+        #expect(streamedPaths.seen == ["list/Index 0", "list/Index 0", "list", "sup/inner"])
+    }
+
+    /// Deeper than `maximumDepth`: an error in both paths, at the same limit.
+    @Test(arguments: [3, 4, 5])
+    func depthLimit(_ depth: Int) {
+        indirect enum Chain: Encodable {
+            case end
+            case link(Chain)
+            func encode(to encoder: any Encoder) throws {
+                var c = encoder.unkeyedContainer()
+                if case .link(let next) = self { try c.encode(next) }
+            }
+        }
+        var chain = Chain.end
+        for _ in 0..<depth { chain = .link(chain) }
+        var encoder = BinaryEncoder()
+        encoder.maximumDepth = 4
+        let streamed = encoder.streamed(chain)
+        let tree = Result { try encoder.encode(tree: encoder.encodeTree(chain)) }
+        switch tree {
+        case .success(let bytes): #expect(streamed == bytes)
+        case .failure: #expect(streamed == nil)
+        }
+        #expect((try? encoder.encode(chain)) == (try? tree.get()))
+    }
+}
