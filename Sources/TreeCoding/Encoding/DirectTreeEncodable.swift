@@ -42,7 +42,7 @@ extension Array: DirectTreeEncodable where Element: ArrayElement {
     }
 
     func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
-        engine.send(Element.encodeArray(self))
+        Element.streamArray(self, into: engine)
     }
 }
 
@@ -52,20 +52,34 @@ extension Set: DirectTreeEncodable where Element: ArrayElement {
     }
 
     func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
-        engine.send(Element.encodeArray(Array(self)))
+        Element.streamArray(Array(self), into: engine)
     }
 }
 
 extension PackedElement {
     static func encodeArray(_ elements: [Self]) -> BinaryValue { .packed(pack(elements)) }
+    static func streamArray(_ elements: [Self], into engine: StreamingEncoder) {
+        engine.send(.packed(pack(elements)))
+    }
 }
 
 extension String {
     static func encodeArray(_ elements: [String]) -> BinaryValue { .unkeyed(elements.map { .string($0) }) }
+    /// Element by element: no array of nodes.
+    static func streamArray(_ elements: [String], into engine: StreamingEncoder) {
+        engine.sink.begin(.unkeyed)
+        for element in elements { engine.sink.value(.string(element)) }
+        engine.sink.end()
+    }
 }
 
 extension Data {
     static func encodeArray(_ elements: [Data]) -> BinaryValue { .unkeyed(elements.map { .data($0) }) }
+    static func streamArray(_ elements: [Data], into engine: StreamingEncoder) {
+        engine.sink.begin(.unkeyed)
+        for element in elements { engine.sink.value(.data(element)) }
+        engine.sink.end()
+    }
 }
 
 extension Optional: DirectTreeEncodable where Wrapped: Encodable {

@@ -5,6 +5,8 @@ import Foundation
 /// and data (unkeyed containers of leaves).
 protocol ArrayElement: Codable {
     static func encodeArray(_ elements: [Self]) -> BinaryValue
+    /// Sends the node of ``encodeArray(_:)`` to a streaming encoder.
+    static func streamArray(_ elements: [Self], into engine: StreamingEncoder)
     static func decodeArray(
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> [Self]
