@@ -248,6 +248,53 @@ import Testing
         #expect(throws: EncodingError.self) { try BinaryEncoder().encode(value) }
     }
 
+    /// An `encode(to:)` that encodes another value with a `BinaryEncoder` while its own encoding
+    /// runs: each run has its own engine and sink (the thread's cached pair is in use).
+    @Test func nestedEncodingRuns() throws {
+        let value = Scripted { e in
+            var c = e.container(keyedBy: Key.self)
+            try c.encode("before", forKey: Key("a"))
+            let inner = try BinaryEncoder().encode(["x", "y"])
+            try c.encode(inner, forKey: Key("inner"))
+            try c.encode(
+                Scripted { e2 in
+                    var u = e2.unkeyedContainer()
+                    try u.encode(try BinaryEncoder().encode([1, 2, 3]))
+                }, forKey: Key("b"))
+        }
+        let streamed = try #require(BinaryEncoder().streamed(value))
+        #expect(Self.viaTree(value) == .bytes(streamed))
+        // The thread's pair is back and gives the same bytes again.
+        #expect(BinaryEncoder().streamed(value) == streamed)
+    }
+
+    /// A container kept from one run and written during a later run on the same thread (whose
+    /// engine is the same object): it never reaches the later run's bytes.
+    @Test func containerFromAnEarlierRunDoesNotWriteIntoALaterOne() throws {
+        final class Keeper: @unchecked Sendable { var container: UnkeyedEncodingContainer? }
+        let keeper = Keeper()
+        let first = Scripted { e in
+            var c = e.unkeyedContainer()
+            try c.encode(1)
+            keeper.container = c
+        }
+        _ = try BinaryEncoder().encode(first)
+        let second = Scripted { e in
+            var c = e.unkeyedContainer()
+            try c.encode(2)
+            try? keeper.container?.encode(99)
+            try c.encode(3)
+        }
+        let encoded = try BinaryEncoder().encode(second)
+        #expect(.bytes(encoded) == Self.viaTree(second))
+        let twoAndThree = Scripted { e in
+            var c = e.unkeyedContainer()
+            try c.encode(2)
+            try c.encode(3)
+        }
+        #expect(encoded == (try BinaryEncoder().encode(twoAndThree)))
+    }
+
     /// `codingPath` read inside `encode(to:)` is the same in both paths.
     @Test func codingPathsMatchTheTreePath() throws {
         final class Paths: @unchecked Sendable { var seen: [String] = [] }

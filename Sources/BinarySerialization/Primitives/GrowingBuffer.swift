@@ -3,8 +3,7 @@ import Foundation
 /// Bytes appended to memory that grows by doubling, for writers that cannot size their output
 /// first (the streaming encoder). Every write goes through a ``ByteWriter`` over exactly the
 /// bytes reserved for it, so a write that does not match its reservation is caught, never a
-/// write past the memory. Non-copyable: it owns its memory, which its `deinit` frees unless
-/// ``takeData()`` handed it over.
+/// write past the memory. Non-copyable: it owns its memory, which its `deinit` frees.
 struct GrowingBuffer: ~Copyable {
     private(set) var base: UnsafeMutableRawPointer?
     private(set) var count = 0
@@ -82,15 +81,14 @@ struct GrowingBuffer: ~Copyable {
         return UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
     }
 
-    /// The written bytes as `Data`, handing the memory over without a copy; the buffer is empty
-    /// afterwards. `nil` if a write failed.
-    mutating func takeData() -> Data? {
-        guard !failed else { return nil }
-        guard let memory = base, count > 0 else { return Data() }
-        let data = Data(bytesNoCopy: memory, count: count, deallocator: .free)
-        base = nil
+    /// Forgets the written bytes; keeps the memory unless it is larger than `limit` bytes.
+    mutating func removeAll(keepingCapacityUpTo limit: Int) {
         count = 0
-        capacity = 0
-        return data
+        failed = false
+        if capacity > limit {
+            free(base)
+            base = nil
+            capacity = 0
+        }
     }
 }

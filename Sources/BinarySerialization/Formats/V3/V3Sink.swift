@@ -21,8 +21,8 @@ final class V3Sink: EncodingSink {
     @exclusivity(unchecked) private var prefixes: [(position: Int, length: Int)] = []
     /// The open bracketed nodes, innermost last; the first is the top level.
     @exclusivity(unchecked) private var contexts: [Context] = []
-    private let maximumDepth: Int
-    private let depthLimit: Int
+    @exclusivity(unchecked) private var maximumDepth = 0
+    @exclusivity(unchecked) private var depthLimit = 0
     @exclusivity(unchecked) private(set) var failed = false
 
     private struct Context {
@@ -34,22 +34,39 @@ final class V3Sink: EncodingSink {
         var nestedPrefixBytes = 0
     }
 
-    init(maximumDepth: Int) {
+    init() {
+        contexts.reserveCapacity(16)
+    }
+
+    /// Empties the sink for a run with `maximumDepth`, keeping its memory (up to a bound).
+    private func reset(maximumDepth: Int) {
         // The tree writer allows four nodes per level of the encoder's depth (DepthGuard); past
         // that the run gives up and the tree path reports the error.
         self.maximumDepth = maximumDepth
         let (limit, overflow) = maximumDepth.multipliedReportingOverflow(by: 4)
         depthLimit = overflow ? Int.max : limit
-        contexts.reserveCapacity(16)
+        failed = false
+        buffer.removeAll(keepingCapacityUpTo: Self.keptCapacity)
+        if prefixes.capacity > Self.keptCapacity / 16 {
+            prefixes = []
+        } else {
+            prefixes.removeAll(keepingCapacity: true)
+        }
+        while !contexts.isEmpty { contexts.removeLast() }
         contexts.append(Context(childrenAreElements: false, prefix: -1))
     }
+
+    /// The most buffer memory a sink keeps between runs (a thread keeps one sink).
+    static let keptCapacity = 1 << 16
 
     /// `value` in v3 bytes, streamed; `nil` if the streaming run gave up or the sink could not
     /// write what it was sent (the caller then encodes through the tree).
     static func encode<T: Encodable>(_ value: T, options: TreeEncoder) -> Data? {
-        let sink = V3Sink(maximumDepth: options.maximumDepth)
-        guard StreamingEncoder.encode(value, into: sink, options: options) else { return nil }
-        return sink.finish()
+        let scratch = V3Scratch.take()
+        defer { V3Scratch.putBack(scratch) }
+        scratch.sink.reset(maximumDepth: options.maximumDepth)
+        guard scratch.engine.encode(value, options: options) else { return nil }
+        return scratch.sink.finish()
     }
 
     private var childrenAreElements: Bool {
@@ -141,10 +158,10 @@ final class V3Sink: EncodingSink {
 
     // MARK: Output
 
-    /// The bytes with every prefix in place; `nil` if anything failed or a node is still open.
+    /// A copy of the bytes with every prefix in place; `nil` if anything failed or a node is
+    /// still open. (A copy, so that the buffer serves the next run.)
     func finish() -> Data? {
         guard !failed, !buffer.failed, contexts.count == 1 else { return nil }
-        if prefixes.isEmpty { return buffer.takeData() }
         let total = buffer.count &+ contexts[0].nestedPrefixBytes
         return try? Output.make(count: total) { w in
             var copied = 0

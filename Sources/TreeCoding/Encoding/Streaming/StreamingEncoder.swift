@@ -5,7 +5,7 @@
 /// first, which is how synthesized and almost all hand-written code uses them. Anything else
 /// (a container written after a sibling was started, a key written twice, mixing container kinds,
 /// a write after the value was finished, a value too deep, any thrown error) makes the run give
-/// up: ``encode(_:into:options:)`` returns `false` and the caller encodes through the tree, which
+/// up: ``encode(_:options:)`` returns `false` and the caller encodes through the tree, which
 /// handles every case (or reports the error). So the streamed bytes, when there are any, are the
 /// tree's bytes; the only cost of giving up is running `encode(to:)` a second time.
 ///
@@ -13,9 +13,10 @@
 /// again or finished, as the tree encoder folds pending children in when the parent finishes.
 package final class StreamingEncoder {
     let sink: any EncodingSink
-    let userInfo: [CodingUserInfoKey: any Sendable]
-    let maximumDepth: Int
-    /// The open containers and encoders, outermost first. Ids grow along the stack.
+    @exclusivity(unchecked) private(set) var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    @exclusivity(unchecked) private(set) var maximumDepth = 0
+    /// The open containers and encoders, outermost first. Ids grow along the stack and are never
+    /// reused, not even by a later run.
     @exclusivity(unchecked) var frames: [Frame] = []
     /// The keys written so far in open keyed containers (each frame owns a suffix).
     @exclusivity(unchecked) var keys: [BinaryKey] = []
@@ -68,34 +69,38 @@ package final class StreamingEncoder {
     /// A duplicate check switches from a scan to a set past this many keys.
     static let keySetThreshold = 16
 
-    /// Thrown to unwind a run that gave up; never leaves ``encode(_:into:options:)``.
+    /// Thrown to unwind a run that gave up; never leaves ``encode(_:options:)``.
     struct GaveUp: Error {}
 
-    private init(sink: any EncodingSink, options: TreeEncoder) {
+    /// An encoder that sends to `sink`; it can run many times, one run at a time.
+    package init(sink: any EncodingSink) {
         self.sink = sink
-        self.userInfo = options.userInfo
-        self.maximumDepth = options.maximumDepth
         frames.reserveCapacity(16)
         keys.reserveCapacity(16)
     }
 
-    /// Streams `value` into `sink`. Returns `false` when the run gave up (nothing the sink
+    /// Streams `value` into the sink. Returns `false` when the run gave up (nothing the sink
     /// received is usable then); errors thrown by `encode(to:)` also give `false`, so that the
     /// tree encoder reports them with its coding paths.
-    package static func encode<T: Encodable>(_ value: T, into sink: any EncodingSink, options encoder: TreeEncoder)
-        -> Bool
-    {
-        let engine = StreamingEncoder(sink: sink, options: encoder)
-        engine.frames.append(
+    ///
+    /// The frame and key stacks keep their memory from run to run, and so do the answers of the
+    /// conformance check (a type's conformances do not change while the process runs).
+    package func encode<T: Encodable>(_ value: T, options encoder: TreeEncoder) -> Bool {
+        userInfo = encoder.userInfo
+        maximumDepth = encoder.maximumDepth
+        // Element by element: `removeAll(keepingCapacity:)` costs more for the few left here.
+        while !frames.isEmpty { frames.removeLast() }
+        while !keys.isEmpty { keys.removeLast() }
+        gaveUp = false  // `nextID` goes on counting: a container kept from an earlier run never matches
+        frames.append(
             Frame(id: 0, state: .holder, step: nil, encoderDepth: 0, valueDepth: 0, pathDepth: 0, keyStart: 0))
+        defer { userInfo = [:] }  // do not keep the caller's objects alive between runs
         do {
-            try engine.encodeValue(value, step: nil, in: 0)
+            try encodeValue(value, step: nil, in: 0)
         } catch {
             return false
         }
-        guard let root = engine.activate(0) else { return false }
-        _ = root
-        return !engine.gaveUp
+        return activate(0) != nil && !gaveUp
     }
 
     // MARK: Giving up
