@@ -32,6 +32,8 @@ package final class TreeDecoderImpl: Decoder {
     /// The decoding run this decoder belongs to; closed when the run returns.
     let session: DecodingSession
     @exclusivity(unchecked) private var countsOfRun: UnkeyedCounts?
+    /// This thread's answers to the conformance checks of each type.
+    let typeFacts = DecodingTypeFacts.current
 
     /// The unkeyed-container counts of this run, made on the first request for a `count`.
     var unkeyedCounts: UnkeyedCounts {
@@ -114,7 +116,7 @@ package final class TreeDecoderImpl: Decoder {
     package func decodeValue<T: Decodable>(
         _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
     ) throws -> T {
-        if let direct = T.self as? any DirectTreeDecodable.Type {
+        if let direct = typeFacts.entry(T.self).direct {
             return try decodeDirect(direct, T.self, from: &node, parent: parent, step: step)
         }
         return try decodeWithInit(T.self, from: &node, parent: parent, step: step)
@@ -152,7 +154,9 @@ package final class TreeDecoderImpl: Decoder {
         let savedOpened = self.opened
         self.node = node
         self.pathNode = parent.appending(step)
-        self.elementHint = (T.self as? any ElementHinted.Type)?.elementHint
+        let facts = typeFacts.entry(T.self)
+        // A directly decoded type gets here only as the root of a stream element.
+        self.elementHint = facts.direct == nil ? facts.elementHint : (T.self as? any ElementHinted.Type)?.elementHint
         self.opened = false
         depth += 1
         defer {
