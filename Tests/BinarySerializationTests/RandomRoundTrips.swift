@@ -106,6 +106,13 @@ func roundTripFailures<T: Codable & Equatable>(
             return streamed == viaTree
                 ? nil : "streamed \(randomCorpusHex([UInt8](streamed))) != tree \(randomCorpusHex([UInt8](viaTree)))"
         }
+        check("streamed element") {
+            let stream = BinaryStreamEncoder<T>(encoder: BinaryEncoder(format: .v3))
+            let streamed = try stream.encode(value)
+            let viaTree = try stream.encodeThroughTree(value)
+            return streamed == viaTree
+                ? nil : "streamed \(randomCorpusHex([UInt8](streamed))) != tree \(randomCorpusHex([UInt8](viaTree)))"
+        }
     }
     check("decode(fromTree:)") {
         try decoder.decode(T.self, fromTree: tree) == value ? nil : "decoded a different value"

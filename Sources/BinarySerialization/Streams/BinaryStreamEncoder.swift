@@ -19,6 +19,17 @@ public struct BinaryStreamEncoder<Element: Encodable>: Sendable {
 
     /// The framed bytes of one element.
     public func encode(_ element: Element) throws -> Data {
+        if encoder.format == .v3, !encoder.sortsKeys,
+            let streamed = V3Sink.encode(element, options: encoder.treeEncoder, asStreamElement: true)
+        {
+            return streamed
+        }
+        return try encodeThroughTree(element)
+    }
+
+    /// The framed bytes of one element, written from its tree (what ``encode(_:)`` falls back to
+    /// when the element cannot be streamed; the tests compare the two).
+    package func encodeThroughTree(_ element: Element) throws -> Data {
         switch encoder.format {
         case .v3:
             let tree = try encoder.treeEncoder.encodeTree(element, throughEncodable: true)

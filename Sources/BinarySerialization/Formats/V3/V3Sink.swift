@@ -39,7 +39,7 @@ final class V3Sink: EncodingSink {
     }
 
     /// Empties the sink for a run with `maximumDepth`, keeping its memory (up to a bound).
-    private func reset(maximumDepth: Int) {
+    private func reset(maximumDepth: Int, rootIsElement: Bool) {
         // The tree writer allows four nodes per level of the encoder's depth (DepthGuard); past
         // that the run gives up and the tree path reports the error.
         self.maximumDepth = maximumDepth
@@ -53,7 +53,7 @@ final class V3Sink: EncodingSink {
             prefixes.removeAll(keepingCapacity: true)
         }
         while !contexts.isEmpty { contexts.removeLast() }
-        contexts.append(Context(childrenAreElements: false, prefix: -1))
+        contexts.append(Context(childrenAreElements: rootIsElement, prefix: -1))
     }
 
     /// The most buffer memory a sink keeps between runs (a thread keeps one sink).
@@ -61,11 +61,14 @@ final class V3Sink: EncodingSink {
 
     /// `value` in v3 bytes, streamed; `nil` if the streaming run gave up or the sink could not
     /// write what it was sent (the caller then encodes through the tree).
-    static func encode<T: Encodable>(_ value: T, options: TreeEncoder) -> Data? {
+    ///
+    /// `asStreamElement` writes the value as a stream element (`varint(length << 1)` and the value
+    /// through its own `encode(to:)`, or `01` for nil), as `BinaryStreamEncoder` frames it.
+    static func encode<T: Encodable>(_ value: T, options: TreeEncoder, asStreamElement: Bool = false) -> Data? {
         let scratch = V3Scratch.take()
         defer { V3Scratch.putBack(scratch) }
-        scratch.sink.reset(maximumDepth: options.maximumDepth)
-        guard scratch.engine.encode(value, options: options) else { return nil }
+        scratch.sink.reset(maximumDepth: options.maximumDepth, rootIsElement: asStreamElement)
+        guard scratch.engine.encode(value, options: options, throughEncodable: asStreamElement) else { return nil }
         return scratch.sink.finish()
     }
 

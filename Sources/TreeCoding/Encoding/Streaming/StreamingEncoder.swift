@@ -85,7 +85,11 @@ package final class StreamingEncoder {
     ///
     /// The frame and key stacks keep their memory from run to run, and so do the answers of the
     /// conformance check (a type's conformances do not change while the process runs).
-    package func encode<T: Encodable>(_ value: T, options encoder: TreeEncoder) -> Bool {
+    ///
+    /// With `throughEncodable`, the root value is encoded by its own `encode(to:)` even when it is
+    /// a primitive, array or optional, as ``TreeEncoder`` does for v3 stream elements.
+    package func encode<T: Encodable>(_ value: T, options encoder: TreeEncoder, throughEncodable: Bool = false) -> Bool
+    {
         userInfo = encoder.userInfo
         maximumDepth = encoder.maximumDepth
         // Element by element: `removeAll(keepingCapacity:)` costs more for the few left here.
@@ -96,7 +100,11 @@ package final class StreamingEncoder {
             Frame(id: 0, state: .holder, step: nil, encoderDepth: 0, valueDepth: 0, pathDepth: 0, keyStart: 0))
         defer { userInfo = [:] }  // do not keep the caller's objects alive between runs
         do {
-            try encodeValue(value, step: nil, in: 0)
+            if throughEncodable {
+                try encodeWithChild(value, step: nil, in: 0)
+            } else {
+                try encodeValue(value, step: nil, in: 0)
+            }
         } catch {
             return false
         }
