@@ -56,6 +56,9 @@ import Testing
         let value: Scripted
     }
 
+    /// One instance, so that both paths see its entries in the same order.
+    static let largeDictionary = Dictionary(uniqueKeysWithValues: (0..<500).map { ("key\($0)", $0) })
+
     static let streams: [Streams] = [
         Streams(
             description: "nested keyed, then parent written again (lazy close)",
@@ -137,6 +140,30 @@ import Testing
                 for i in 0..<40 { try c.encode(i, forKey: Key("field\(i)")) }
             }),
         Streams(
+            description: "a keyed container of 40 keys: string, integer and non-ASCII (the key set)",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                for i in 0..<20 { try c.encode(i, forKey: Key("k\(i)")) }
+                for i in 0..<10 { try c.encode(i, forKey: Key(int: i)) }
+                for i in 0..<10 { try c.encode(i, forKey: Key("é\(i)")) }
+                try c.encode(1, forKey: Key("last"))
+            }),
+        Streams(
+            description: "a [String: Int] of 500 entries",
+            value: Scripted { e in
+                var c = e.singleValueContainer()
+                try c.encode(largeDictionary)
+            }),
+        Streams(
+            description:
+                "the Kelvin sign after K in a container of 20 keys (equal strings, other bytes, other filter bits: two fields, as in the tree)",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                try c.encode(0, forKey: Key("K"))
+                for i in 0..<20 { try c.encode(i, forKey: Key("f\(i)")) }
+                try c.encode(1, forKey: Key("\u{212A}"))
+            }),
+        Streams(
             description: "integer keys past 63 that share a filter bit",
             value: Scripted { e in
                 var c = e.container(keyedBy: Key.self)
@@ -176,6 +203,30 @@ import Testing
                 var c = e.container(keyedBy: Key.self)
                 for i in 0..<20 { try c.encode(i, forKey: Key("f\(i)")) }
                 try c.encode(99, forKey: Key("f3"))
+            }),
+        Streams(
+            description: "a key written twice in a container of 40 keys",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                for i in 0..<40 { try c.encode(i, forKey: Key("f\(i)")) }
+                try c.encode(99, forKey: Key("f30"))
+            }),
+        Streams(
+            description: "a non-ASCII key written twice in a container of 30 keys",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                for i in 0..<20 { try c.encode(i, forKey: Key("f\(i)")) }
+                try c.encode(1, forKey: Key("ü"))
+                for i in 20..<30 { try c.encode(i, forKey: Key("f\(i)")) }
+                try c.encode(2, forKey: Key("ü"))
+            }),
+        Streams(
+            description: "K after the Kelvin sign in a container of 20 keys",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                try c.encode(0, forKey: Key("\u{212A}"))
+                for i in 0..<20 { try c.encode(i, forKey: Key("f\(i)")) }
+                try c.encode(1, forKey: Key("K"))
             }),
         Streams(
             description: "a nested container written after a sibling was opened",
