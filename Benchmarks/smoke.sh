@@ -3,9 +3,10 @@
 #   1. build `Bench` in release (only that product: the ordo-one/benchmark target is not needed);
 #   2. a quick run of every case: every coder's round trip is checked first, a mismatch fails;
 #   3. `Bench --smoke`: P2 v3 encode and decode timed interleaved with the floor coder; fails if
-#      either takes more than SMOKE_MAX_RATIO times the floor. A gross-regression guard only: the
-#      ratio is measured on a shared machine, in about a second. The default is 4, not the issue's 3:
-#      decoding measured 3.1× the floor at 8b30725 (Docs/Performance.md), so 3 would fail today.
+#      encoding takes more than SMOKE_MAX_RATIO (default 3) times the floor, or decoding more than
+#      SMOKE_MAX_DECODE_RATIO (default 4). A gross-regression guard only: the ratio is measured on a
+#      shared machine, in about a second. Encoding measures about 1.8× (Docs/Performance.md), well
+#      inside 3; decoding about 2.7-3.1×, so its limit stays at 4 until decoding gets faster.
 # Extra arguments go to the quick run (e.g. a payload filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,4 +16,4 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 # Progress goes to stderr: show it only if the quick run fails.
 "$bench" --quick "$@" > /dev/null 2> "$log" || { cat "$log" >&2; exit 1; }
-"$bench" --smoke --max-ratio "${SMOKE_MAX_RATIO:-4}"
+"$bench" --smoke --max-ratio "${SMOKE_MAX_RATIO:-3}" --max-decode-ratio "${SMOKE_MAX_DECODE_RATIO:-4}"

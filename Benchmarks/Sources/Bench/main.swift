@@ -17,7 +17,7 @@ import Glibc
 
 let usage = """
     usage: Bench [--quick] [--no-v2] [--plist] [--alloc-table FILE] [FILTER]
-           Bench --smoke [--max-ratio R]
+           Bench --smoke [--max-ratio R] [--max-decode-ratio D]
            Bench --list
            Bench --allocs PAYLOAD CASE ITERATIONS
 
@@ -26,6 +26,7 @@ let usage = """
       --plist              add Foundation's binary property-list coder
       --smoke              CI guard: time P2 v3 encode/decode and the floor coder together;
                            exit 1 if TreeCodable takes more than R (default 3) times the floor
+                           (decoding: D times, default R)
       --alloc-table FILE   fill the allocations column from FILE (written by allocs.sh)
       FILTER               run only payloads whose name contains FILTER (case-insensitive)
       --list               print "payload<TAB>case<TAB>k1<TAB>k2" for every case
@@ -48,6 +49,7 @@ var skipV2 = false
 var plist = false
 var smoke = false
 var smokeMaxRatio = 3.0
+var smokeMaxDecodeRatio: Double?
 var allocTablePath: String?
 var filter: String?
 var listMode = false
@@ -65,6 +67,12 @@ do {
         case "--max-ratio":
             guard let r = args.first.flatMap(Double.init), r > 0 else { fail("--max-ratio needs a positive number") }
             smokeMaxRatio = r
+            args.removeFirst()
+        case "--max-decode-ratio":
+            guard let r = args.first.flatMap(Double.init), r > 0 else {
+                fail("--max-decode-ratio needs a positive number")
+            }
+            smokeMaxDecodeRatio = r
             args.removeFirst()
         case "--list": listMode = true
         case "--alloc-table":
@@ -141,10 +149,11 @@ if smoke {
                     fail("smoke: missing \(direction) timings")
                 }
                 let ratio = ours / floor
-                let ok = ratio <= smokeMaxRatio
+                let limit = direction == "decode" ? smokeMaxDecodeRatio ?? smokeMaxRatio : smokeMaxRatio
+                let ok = ratio <= limit
                 if !ok { failed = true }
                 print(String(format: "smoke: P2 v3 %@ %@/op, floor %@/op, ratio %.2f× (limit %.2f×) %@",
-                             direction, formatTime(ours), formatTime(floor), ratio, smokeMaxRatio, ok ? "ok" : "FAIL"))
+                             direction, formatTime(ours), formatTime(floor), ratio, limit, ok ? "ok" : "FAIL"))
             }
         } catch {
             fail("smoke: \(error)")
