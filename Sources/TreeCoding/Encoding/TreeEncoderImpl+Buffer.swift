@@ -6,20 +6,12 @@ extension TreeEncoderImpl {
         fields.reserveCapacity(8)
     }
 
-    @inline(__always)
-    private static func filterBit(_ key: BinaryKey) -> UInt64 {
-        if let i = key.intValue { return 1 &<< UInt64(UInt(bitPattern: i) & 63) }
-        let utf8 = key.stringValue.utf8
-        let h = utf8.count &* 7 &+ Int(utf8.first ?? 0) &* 3 &+ Int(utf8.last ?? 0)
-        return 1 &<< UInt64(UInt(bitPattern: h) & 63)
-    }
-
     /// Stores `value` for `key`, replacing an earlier value in place; returns its position.
     @inline(__always)
     @discardableResult
     func setField(_ value: BinaryValue, for key: BinaryKey) -> Int {
         if isFinished { noteLateWrite() }
-        let bit = Self.filterBit(key)
+        let bit = key.filterBit
         if keyFilter & bit != 0,
             let p = keyIndex?[key] ?? (keyIndex == nil ? fields.firstIndex { $0.key == key } : nil)
         {

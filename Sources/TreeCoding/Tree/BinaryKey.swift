@@ -69,3 +69,17 @@ extension BinaryKey: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     /// An integer key from a literal, like `2`.
     public init(integerLiteral value: Int) { self.init(intValue: value) }
 }
+
+extension BinaryKey {
+    /// One bit of a 64-bit filter, from a cheap hash of the key: a clear bit in a container's
+    /// filter proves the key new without a search. Both encoders use this one function, so that
+    /// the streaming encoder searches (and gives up on a repeated key) whenever the tree encoder
+    /// would search and replace.
+    @inline(__always)
+    var filterBit: UInt64 {
+        if let i = intValue { return 1 &<< UInt64(UInt(bitPattern: i) & 63) }
+        let utf8 = stringValue.utf8
+        let h = utf8.count &* 7 &+ Int(utf8.first ?? 0) &* 3 &+ Int(utf8.last ?? 0)
+        return 1 &<< UInt64(UInt(bitPattern: h) & 63)
+    }
+}

@@ -236,7 +236,7 @@ package final class StreamingEncoder {
     /// encoder replaces the first value in place, or reports two keys with one integer value).
     @inline(__always)
     func noteKey(_ key: BinaryKey, in index: Int) -> Bool {
-        let bit = Self.filterBit(key)
+        let bit = key.filterBit
         if frames[index].keyFilter & bit != 0 || frames[index].keySet != nil {
             return noteKeySlow(key, in: index)
         }
@@ -260,20 +260,12 @@ package final class StreamingEncoder {
             return false
         }
         keys.append(key)
-        frames[index].keyFilter |= Self.filterBit(key)
+        frames[index].keyFilter |= key.filterBit
         if keys.count &- start > Self.keySetThreshold {
             frames[index].keySet = Set(keys[start...])
             while keys.count > start { keys.removeLast() }
         }
         return true
-    }
-
-    @inline(__always)
-    private static func filterBit(_ key: BinaryKey) -> UInt64 {
-        if let i = key.intValue { return 1 &<< UInt64(UInt(bitPattern: i) & 63) }
-        let utf8 = key.stringValue.utf8
-        let h = utf8.count &* 7 &+ Int(utf8.first ?? 0) &* 3 &+ Int(utf8.last ?? 0)
-        return 1 &<< UInt64(UInt(bitPattern: h) & 63)
     }
 
     // MARK: Paths
