@@ -29,6 +29,18 @@ struct V2Writer {
 
     private init(nilIndexSets: Bool) { self.nilIndexSets = nilIndexSets }
 
+    /// Appends `tree` in `context` to `buffer`; `false` if v2 cannot write it (the tree path
+    /// reports why).
+    static func append(
+        _ tree: BinaryValue, _ context: Context, nilIndexSets: Bool, to buffer: inout GrowingBuffer, maximumDepth: Int
+    ) -> Bool {
+        var writer = V2Writer(nilIndexSets: nilIndexSets)
+        writer.depth.setMaximumDepth(maximumDepth)
+        guard let total = try? writer.measure(tree, context) else { return false }
+        buffer.append(total) { w in writer.write(tree, context, to: &w) }
+        return !buffer.failed
+    }
+
     // MARK: Size pass
 
     /// The size of `value` in `context`; records the body size of every non-leaf node.
@@ -121,7 +133,7 @@ struct V2Writer {
     /// a bare nil, which a v3 field holds when it was written as nil (`encode(nil, forKey:)` in
     /// BinaryCodable 4) and the type read it as absent. A single-value nil (`.single(.nil)`) is a
     /// value of its type and is written.
-    private static func isOmitted(_ value: BinaryValue) -> Bool {
+    static func isOmitted(_ value: BinaryValue) -> Bool {
         switch value {
         case .optional(.none), .nil: return true
         default: return false

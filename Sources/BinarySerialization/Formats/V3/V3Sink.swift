@@ -15,7 +15,7 @@ import TreeCoding
 /// Mutable state is `@exclusivity(unchecked)`: a sink belongs to one encoding run on one thread,
 /// and no method keeps a property accessed while calling out (the dynamic checks cost about a
 /// sixth of the streamed encoding).
-final class V3Sink: EncodingSink {
+final class V3Sink: ByteSink {
     @exclusivity(unchecked) private var buffer = GrowingBuffer()
     /// One per bracketed element: where its prefix goes and, once closed, its full length.
     @exclusivity(unchecked) private var prefixes: [(position: Int, length: Int)] = []
@@ -62,11 +62,10 @@ final class V3Sink: EncodingSink {
     /// `value` in v3 bytes, streamed; `nil` if the streaming run gave up or the sink could not
     /// write what it was sent (the caller then encodes through the tree).
     static func encode<T: Encodable>(_ value: T, options: TreeEncoder) -> Data? {
-        let scratch = V3Scratch.take()
-        defer { V3Scratch.putBack(scratch) }
-        scratch.sink.reset(maximumDepth: options.maximumDepth)
-        guard scratch.engine.encode(value, options: options) else { return nil }
-        return scratch.sink.finish()
+        StreamingScratch.with { scratch in
+            scratch.v3.sink.reset(maximumDepth: options.maximumDepth)
+            return scratch.v3.run(value, options: options)
+        }
     }
 
     private var childrenAreElements: Bool {
