@@ -17,6 +17,7 @@ final class StreamingScratch {
 
     /// Runs `body` with this thread's scratch, or a new one if the thread has none (or it is in
     /// use), and keeps the scratch for the thread's next call.
+    @inline(__always)
     static func with<R>(_ body: (StreamingScratch) -> R) -> R {
         let scratch = take()
         defer { putBack(scratch) }

@@ -113,8 +113,9 @@ final class V2Sink: ByteSink {
     /// write what it was sent (the caller then encodes through the tree).
     static func encode<T: Encodable>(_ value: T, nilIndexSets: Bool, options: TreeEncoder) -> Data? {
         StreamingScratch.with { scratch in
-            scratch.v2.sink.reset(maximumDepth: options.maximumDepth, nilIndexSets: nilIndexSets)
-            return scratch.v2.run(value, options: options)
+            let streamer = scratch.v2
+            streamer.sink.reset(maximumDepth: options.maximumDepth, nilIndexSets: nilIndexSets)
+            return streamer.run(value, options: options)
         }
     }
 
@@ -127,7 +128,7 @@ final class V2Sink: ByteSink {
         guard keyAt < 0, contexts[contexts.count &- 1].kind == .keyed else { return fail() }
         keyAt = buffer.count
         if let i = key.intValue {
-            guard let bits = try? V2Writer.intKeyBits(i, .varint) else {
+            guard let bits = V2Writer.writableIntKeyBits(i, .varint) else {
                 // Not an error yet: a field v2 leaves out writes no key.
                 keyIsInvalid = true
                 return
@@ -187,11 +188,7 @@ final class V2Sink: ByteSink {
     }
 
     /// Writes a whole node in `context`.
-    @inline(__always)
     private func write(_ node: BinaryValue, _ context: V2Writer.Context) {
-        var node = node
-        while case .single(let inner) = node { node = inner }  // v2 writes nothing for `.single`
-        if case .unknown = node { return fail() }  // no wire type: the tree path reports it
         if let size = Scalars.size(of: node) {
             switch node {
             case .string, .data:
@@ -202,6 +199,8 @@ final class V2Sink: ByteSink {
                     }
                     return
                 }
+            case .unknown:
+                return fail()  // stored v3 bytes have no v2 wire type: the tree path reports it
             default:
                 break
             }
@@ -209,6 +208,8 @@ final class V2Sink: ByteSink {
             return
         }
         switch node {
+        case .single(let inner):
+            write(inner, context)  // v2 writes nothing for `.single`
         case .nil, .optional(.none):
             if context == .field { buffer.byte(1) }  // the length of the flag
             buffer.byte(0)

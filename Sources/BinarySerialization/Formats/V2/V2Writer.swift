@@ -151,13 +151,21 @@ struct V2Writer {
     /// Integer keys are written as `varint(key << 4 | 0 | wireType)`, negative keys by their
     /// two's-complement bit pattern (as BinaryCodable 2.x): keys from -2^59 to 2^59 - 1 read back.
     static func intKeyBits(_ key: Int, _ type: V2WireType) throws -> UInt64 {
-        guard key >= -(1 << 59), key < 1 << 59 else {
+        guard let bits = writableIntKeyBits(key, type) else {
             throw EncodingError.invalidValue(
                 key,
                 .init(
                     codingPath: [], debugDescription: "Integer key \(key) is outside -2^59..<2^59, which v2 can write.")
             )
         }
+        return bits
+    }
+
+    /// The bits of ``intKeyBits(_:_:)``, or `nil` for a key v2 cannot write (without building
+    /// the error, for the streaming sink's hot path).
+    @inline(__always)
+    static func writableIntKeyBits(_ key: Int, _ type: V2WireType) -> UInt64? {
+        guard key >= -(1 << 59), key < 1 << 59 else { return nil }
         return UInt64(bitPattern: Int64(key)) << 4 | UInt64(type.rawValue)
     }
 

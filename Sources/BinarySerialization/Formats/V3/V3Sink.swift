@@ -63,8 +63,9 @@ final class V3Sink: ByteSink {
     /// write what it was sent (the caller then encodes through the tree).
     static func encode<T: Encodable>(_ value: T, options: TreeEncoder) -> Data? {
         StreamingScratch.with { scratch in
-            scratch.v3.sink.reset(maximumDepth: options.maximumDepth)
-            return scratch.v3.run(value, options: options)
+            let streamer = scratch.v3
+            streamer.sink.reset(maximumDepth: options.maximumDepth)
+            return streamer.run(value, options: options)
         }
     }
 
