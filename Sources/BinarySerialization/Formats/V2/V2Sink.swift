@@ -80,6 +80,7 @@ final class V2Sink: ByteSink {
 
     init() {
         contexts.reserveCapacity(16)
+        contexts.append(Context(.top, children: .raw))  // every event finds a context, even before a reset
     }
 
     /// Empties the sink for a run, keeping its memory (up to a bound).
