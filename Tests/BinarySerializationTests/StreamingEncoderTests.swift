@@ -2,11 +2,30 @@ import BinarySerialization
 import Foundation
 import Testing
 
-/// Unsorted v3 is written without a tree (`BinaryEncoder.streamed`). Whenever the streaming run
-/// finishes, its bytes must be the tree's; whenever it gives up, `encode` must give exactly what
-/// the tree path gives (bytes or error). The random suites check the first over ~9,000 values of
-/// synthesized types; these tests name the call sequences of hand-written `encode(to:)` code.
+/// Unsorted encoding, in v3 and in v2, is written without a tree (`BinaryEncoder.streamed`).
+/// Whenever the streaming run finishes, its bytes must be the tree's; whenever it gives up,
+/// `encode` must give exactly what the tree path gives (bytes or error). The random suites check
+/// the first over ~9,000 values of synthesized types; these tests name the call sequences of
+/// hand-written `encode(to:)` code, in each format and option that changes the bytes.
 @Suite struct StreamingEncoderTests {
+    /// An unsorted encoder: v3, v2, or v2 with nil index sets.
+    struct Setup: CustomStringConvertible, Sendable {
+        let description: String
+        let encoder: BinaryEncoder
+
+        static let all: [Setup] = [
+            Setup(description: "v3", encoder: BinaryEncoder(format: .v3)),
+            Setup(description: "v2", encoder: BinaryEncoder(format: .v2)),
+            Setup(
+                description: "v2 with nil index sets",
+                encoder: {
+                    var e = BinaryEncoder(format: .v2)
+                    e.prependNilIndexSetForUnkeyedContainers = true
+                    return e
+                }()),
+        ]
+    }
+
     struct Key: CodingKey {
         var stringValue: String
         var intValue: Int?
@@ -32,8 +51,7 @@ import Testing
     }
 
     /// The tree path's outcome.
-    static func viaTree(_ value: some Encodable) -> Outcome {
-        let encoder = BinaryEncoder()
+    static func viaTree(_ value: some Encodable, _ encoder: BinaryEncoder = BinaryEncoder()) -> Outcome {
         do {
             return .bytes(try encoder.encode(tree: encoder.encodeTree(value)))
         } catch {
@@ -41,15 +59,15 @@ import Testing
         }
     }
 
-    static func viaEncode(_ value: some Encodable) -> Outcome {
+    static func viaEncode(_ value: some Encodable, _ encoder: BinaryEncoder = BinaryEncoder()) -> Outcome {
         do {
-            return .bytes(try BinaryEncoder().encode(value))
+            return .bytes(try encoder.encode(value))
         } catch {
             return .error("\(error)")
         }
     }
 
-    // MARK: Sequences the streaming encoder handles
+    // MARK: Sequences the streaming encoder handles (where the format can write them)
 
     struct Streams: CustomStringConvertible, Sendable {
         let description: String
@@ -180,10 +198,189 @@ import Testing
             }),
     ]
 
-    @Test(arguments: streams)
-    func streamedEqualsTree(_ c: Streams) throws {
-        let streamed = try #require(BinaryEncoder().streamed(c.value), "the streaming encoder gave up")
-        #expect(Self.viaTree(c.value) == .bytes(streamed))
+    /// Where v2 and v3 differ: wire types of keys (through `.single`), fields v2 leaves out,
+    /// optionals, nil index sets, and what only one of the formats can write.
+    static let formatCases: [Streams] = [
+        Streams(
+            description: "a negative integer key (v2 bytes, no v3 bytes)",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                try c.encode(1, forKey: Key(int: -3))
+                try c.encode("s", forKey: Key(int: -(1 << 59)))
+            }),
+        Streams(
+            description: "an integer key past 2^59 (v3 bytes, no v2 bytes)",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                try c.encode(1, forKey: Key(int: 1 << 59))
+            }),
+        Streams(
+            description: "an integer key past 2^59 on a field v2 leaves out, then another field",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                try c.encode(Int?.none, forKey: Key(int: 1 << 60))
+                try c.encode(2, forKey: Key(int: 2))
+            }),
+        Streams(
+            description: "a key on every wire type, directly and through single-value containers",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                try c.encode(true, forKey: Key("bool"))
+                try c.encode(Int8(-2), forKey: Key("i8"))
+                try c.encode(UInt16(300), forKey: Key("u16"))
+                try c.encode(FixedSizeEncoded(wrappedValue: Int32(-5)), forKey: Key("fixed32"))
+                try c.encode(FixedSizeEncoded(wrappedValue: UInt64(7)), forKey: Key(int: 9))
+                try c.encode(Float(1.5), forKey: Key("f"))
+                try c.encode(2.5, forKey: Key("d"))
+                try c.encode(Data([1, 2]), forKey: Key("data"))
+                try c.encode([1.0, 2.0], forKey: Key("packed"))
+                try c.encode(["a", "b"], forKey: Key("strings"))
+                try c.encode(
+                    Scripted { inner in
+                        var s = inner.singleValueContainer()
+                        try s.encode(
+                            Scripted { deeper in
+                                var t = deeper.singleValueContainer()
+                                try t.encode(Float(3))
+                            })
+                    }, forKey: Key("singleSingleFloat"))
+                try c.encode(
+                    Scripted { inner in
+                        var s = inner.singleValueContainer()
+                        try s.encode(Int8(4))
+                    }, forKey: Key(int: 1))
+                try c.encode(
+                    Scripted { inner in
+                        var s = inner.singleValueContainer()
+                        try s.encode([UInt8(1), 2])
+                    }, forKey: Key("singlePacked"))
+            }),
+        Streams(
+            description: "nil fields: left out directly, written inside single-value containers",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                try c.encode(Int?.none, forKey: Key("a"))
+                try c.encode(Int??.some(nil), forKey: Key("b"))
+                try c.encodeNil(forKey: Key("c"))
+                try c.encode(
+                    Scripted { inner in
+                        var s = inner.singleValueContainer()
+                        try s.encodeNil()
+                    }, forKey: Key("singleNil"))
+                try c.encode(
+                    Scripted { inner in
+                        var s = inner.singleValueContainer()
+                        try s.encode(Int?.none)
+                    }, forKey: Key("singleOptionalNil"))
+                try c.encode(
+                    Scripted { inner in
+                        var s = inner.singleValueContainer()
+                        try s.encode(Int?.some(3))
+                    }, forKey: Key("singleOptional"))
+                try c.encode(Int?.none, forKey: Key("last"))
+            }),
+        Streams(
+            description: "optionals as fields, elements, top level and inside optionals",
+            value: Scripted { e in
+                var u = e.unkeyedContainer()
+                try u.encode(Int?.some(1))
+                try u.encode(Int?.none)
+                try u.encode(String???.some(.some(.some("x"))))
+                var k = u.nestedContainer(keyedBy: Key.self)
+                try k.encode(Int??.some(.some(5)), forKey: Key("o"))
+                try k.encode([Int?.none, 2], forKey: Key("list"))
+                try k.encode(["x": Int?.none], forKey: Key("dict"))
+            }),
+        Streams(
+            description: "an optional at the top level",
+            value: Scripted { e in
+                var s = e.singleValueContainer()
+                try s.encode(Int??.some(.some(8)))
+            }),
+        Streams(
+            description: "explicit nil elements at several indices and depths",
+            value: Scripted { e in
+                var c = e.unkeyedContainer()
+                try c.encodeNil()
+                try c.encode(1)
+                var n = c.nestedUnkeyedContainer()
+                try n.encode("a")
+                try n.encodeNil()
+                var m = n.nestedUnkeyedContainer()
+                try m.encodeNil()
+                try m.encodeNil()
+                try n.encodeNil()
+                try c.encodeNil()
+                var k = c.nestedContainer(keyedBy: Key.self)
+                var l = k.nestedUnkeyedContainer(forKey: Key("l"))
+                try l.encode(true)
+                try l.encodeNil()
+                try c.encode([Int8(1)])
+                try c.encodeNil()
+            }),
+        Streams(
+            description: "an explicit nil element at index 200 in a long container",
+            value: Scripted { e in
+                var c = e.unkeyedContainer()
+                for i in 0..<200 { try c.encode(String(repeating: "z", count: i)) }
+                try c.encodeNil()
+            }),
+        Streams(
+            description: "a single-value nil as an element (a value, not a nil index)",
+            value: Scripted { e in
+                var c = e.unkeyedContainer()
+                try c.encode(
+                    Scripted { inner in
+                        var s = inner.singleValueContainer()
+                        try s.encodeNil()
+                    })
+                try c.encode(2)
+            }),
+        Streams(
+            description: "empty containers everywhere",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                _ = c.nestedUnkeyedContainer(forKey: Key("u"))
+                _ = c.nestedContainer(keyedBy: Key.self, forKey: Key("k"))
+                try c.encode([Int](), forKey: Key("packed"))
+                try c.encode([String](), forKey: Key("strings"))
+                try c.encode(Scripted { _ in }, forKey: Key("nothing"))
+            }),
+    ]
+
+    /// Every case in every setup: streamed exactly when the tree path can write the value, and
+    /// then the same bytes.
+    @Test(arguments: streams + formatCases, Setup.all)
+    func streamedEqualsTree(_ c: Streams, _ setup: Setup) throws {
+        let tree = Self.viaTree(c.value, setup.encoder)
+        let streamed = setup.encoder.streamed(c.value)
+        if case .bytes = tree {
+            let bytes = try #require(streamed, "the streaming encoder gave up")
+            #expect(tree == .bytes(bytes))
+        } else {
+            #expect(streamed == nil)
+        }
+        #expect(Self.viaEncode(c.value, setup.encoder) == tree)
+    }
+
+    /// Which cases the formats cannot write (the tree path's errors), so that the test above
+    /// covers giving up in each.
+    @Test func formatsRefuseTheExpectedCases() {
+        let refused = Setup.all.map { setup in
+            (Self.streams + Self.formatCases).filter { c in
+                if case .error = Self.viaTree(c.value, setup.encoder) { return true }
+                return false
+            }.map(\.description)
+        }
+        #expect(refused[0] == ["a negative integer key (v2 bytes, no v3 bytes)"])
+        #expect(
+            refused[1] == [
+                "nested unkeyed in unkeyed, three levels, then the outer again",
+                "an integer key past 2^59 (v3 bytes, no v2 bytes)",
+                "explicit nil elements at several indices and depths",
+                "an explicit nil element at index 200 in a long container",
+            ])
+        #expect(refused[2] == ["an integer key past 2^59 (v3 bytes, no v2 bytes)"])
     }
 
     // MARK: Sequences it leaves to the tree
@@ -256,12 +453,6 @@ import Testing
             description: "a single-value container without a value",
             value: Scripted { e in _ = e.singleValueContainer() }),
         Streams(
-            description: "a negative integer key (no v3 bytes)",
-            value: Scripted { e in
-                var c = e.container(keyedBy: Key.self)
-                try c.encode(1, forKey: Key(int: -3))
-            }),
-        Streams(
             description: "two keys with one integer value",
             value: Scripted { e in
                 var c = e.container(keyedBy: Key.self)
@@ -279,15 +470,16 @@ import Testing
             }),
     ]
 
-    @Test(arguments: givesUp)
-    func givesUpAndEncodeMatchesTree(_ c: Streams) {
-        #expect(BinaryEncoder().streamed(c.value) == nil)
-        #expect(Self.viaEncode(c.value) == Self.viaTree(c.value))
+    @Test(arguments: givesUp, Setup.all)
+    func givesUpAndEncodeMatchesTree(_ c: Streams, _ setup: Setup) {
+        #expect(setup.encoder.streamed(c.value) == nil)
+        #expect(Self.viaEncode(c.value, setup.encoder) == Self.viaTree(c.value, setup.encoder))
     }
 
     /// A container kept past its `encode(to:)` and written later: the streaming run gives up, and
     /// `encode` reports the late write as the tree path does.
-    @Test func lateWriteIsAnError() {
+    @Test(arguments: Setup.all)
+    func lateWriteIsAnError(_ setup: Setup) {
         final class Keeper: @unchecked Sendable { var container: UnkeyedEncodingContainer? }
         let keeper = Keeper()
         let value = Scripted { e in
@@ -295,33 +487,36 @@ import Testing
             try c.encode(Scripted { inner in keeper.container = inner.unkeyedContainer() })
             try keeper.container?.encode(5)
         }
-        #expect(BinaryEncoder().streamed(value) == nil)
-        #expect(throws: EncodingError.self) { try BinaryEncoder().encode(value) }
+        #expect(setup.encoder.streamed(value) == nil)
+        #expect(throws: EncodingError.self) { try setup.encoder.encode(value) }
     }
 
     /// An `encode(to:)` that encodes another value with a `BinaryEncoder` while its own encoding
     /// runs: each run has its own engine and sink (the thread's cached pair is in use).
-    @Test func nestedEncodingRuns() throws {
+    @Test(arguments: Setup.all)
+    func nestedEncodingRuns(_ setup: Setup) throws {
         let value = Scripted { e in
             var c = e.container(keyedBy: Key.self)
             try c.encode("before", forKey: Key("a"))
-            let inner = try BinaryEncoder().encode(["x", "y"])
+            let inner = try setup.encoder.encode(["x", "y"])
             try c.encode(inner, forKey: Key("inner"))
             try c.encode(
                 Scripted { e2 in
                     var u = e2.unkeyedContainer()
-                    try u.encode(try BinaryEncoder().encode([1, 2, 3]))
+                    try u.encode(try BinaryEncoder(format: .v3).encode([1, 2, 3]))
+                    try u.encode(try BinaryEncoder(format: .v2).encode([Int?.some(1)]))
                 }, forKey: Key("b"))
         }
-        let streamed = try #require(BinaryEncoder().streamed(value))
-        #expect(Self.viaTree(value) == .bytes(streamed))
-        // The thread's pair is back and gives the same bytes again.
-        #expect(BinaryEncoder().streamed(value) == streamed)
+        let streamed = try #require(setup.encoder.streamed(value))
+        #expect(Self.viaTree(value, setup.encoder) == .bytes(streamed))
+        // The thread's scratch is back and gives the same bytes again.
+        #expect(setup.encoder.streamed(value) == streamed)
     }
 
     /// A container kept from one run and written during a later run on the same thread (whose
     /// engine is the same object): it never reaches the later run's bytes.
-    @Test func containerFromAnEarlierRunDoesNotWriteIntoALaterOne() throws {
+    @Test(arguments: Setup.all)
+    func containerFromAnEarlierRunDoesNotWriteIntoALaterOne(_ setup: Setup) throws {
         final class Keeper: @unchecked Sendable { var container: UnkeyedEncodingContainer? }
         let keeper = Keeper()
         let first = Scripted { e in
@@ -329,21 +524,21 @@ import Testing
             try c.encode(1)
             keeper.container = c
         }
-        _ = try BinaryEncoder().encode(first)
+        _ = try setup.encoder.encode(first)
         let second = Scripted { e in
             var c = e.unkeyedContainer()
             try c.encode(2)
             try? keeper.container?.encode(99)
             try c.encode(3)
         }
-        let encoded = try BinaryEncoder().encode(second)
-        #expect(.bytes(encoded) == Self.viaTree(second))
+        let encoded = try setup.encoder.encode(second)
+        #expect(.bytes(encoded) == Self.viaTree(second, setup.encoder))
         let twoAndThree = Scripted { e in
             var c = e.unkeyedContainer()
             try c.encode(2)
             try c.encode(3)
         }
-        #expect(encoded == (try BinaryEncoder().encode(twoAndThree)))
+        #expect(encoded == (try setup.encoder.encode(twoAndThree)))
     }
 
     /// `codingPath` read inside `encode(to:)` is the same in both paths.
@@ -376,8 +571,8 @@ import Testing
     }
 
     /// Deeper than `maximumDepth`: an error in both paths, at the same limit.
-    @Test(arguments: [3, 4, 5])
-    func depthLimit(_ depth: Int) {
+    @Test(arguments: [3, 4, 5], Setup.all)
+    func depthLimit(_ depth: Int, _ setup: Setup) {
         indirect enum Chain: Encodable {
             case end
             case link(Chain)
@@ -388,7 +583,7 @@ import Testing
         }
         var chain = Chain.end
         for _ in 0..<depth { chain = .link(chain) }
-        var encoder = BinaryEncoder()
+        var encoder = setup.encoder
         encoder.maximumDepth = 4
         let streamed = encoder.streamed(chain)
         let tree = Result { try encoder.encode(tree: encoder.encodeTree(chain)) }

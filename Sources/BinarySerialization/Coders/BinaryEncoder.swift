@@ -61,13 +61,19 @@ public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
         return try serialize(treeEncoder.encodeTree(value), sorted: true)
     }
 
-    /// `value`'s bytes written without building the tree, where the format and options allow it
-    /// (v3, keys in encoding order); `nil` when the value must go through the tree: another
-    /// format, sorted keys, or a run of container calls only the tree encoder handles (see
-    /// `StreamingEncoder`). Equal to the tree path's bytes whenever it is not `nil`.
+    /// `value`'s bytes written without building the tree, where the options allow it (keys in
+    /// encoding order); `nil` when the value must go through the tree: sorted keys, a run of
+    /// container calls only the tree encoder handles (see `StreamingEncoder`), or something the
+    /// format cannot write (the tree path reports the error). Equal to the tree path's bytes
+    /// whenever it is not `nil`.
     package func streamed<T: Encodable>(_ value: T) -> Data? {
-        guard format == .v3, !sortsKeys else { return nil }
-        return V3Sink.encode(value, options: treeEncoder)
+        guard !sortsKeys else { return nil }
+        switch format {
+        case .v3:
+            return V3Sink.encode(value, options: treeEncoder)
+        case .v2:
+            return V2Sink.encode(value, nilIndexSets: prependNilIndexSetForUnkeyedContainers, options: treeEncoder)
+        }
     }
 
     /// Encodes `value` to an inspectable tree (the first stage of `encode(_:)`).

@@ -73,6 +73,25 @@ struct GrowingBuffer: ~Copyable {
         count &+= 1
     }
 
+    /// Sets bits `bits` in the written byte at `offset`; a bad offset marks the buffer ``failed``.
+    mutating func setBits(_ bits: UInt8, at offset: Int) {
+        guard let base, offset >= 0, offset < count else {
+            failed = true
+            return
+        }
+        let old = base.load(fromByteOffset: offset, as: UInt8.self)
+        base.storeBytes(of: old | bits, toByteOffset: offset, as: UInt8.self)
+    }
+
+    /// Forgets the bytes written from `offset` on; a bad offset marks the buffer ``failed``.
+    mutating func truncate(to offset: Int) {
+        guard offset >= 0, offset <= count else {
+            failed = true
+            return
+        }
+        count = offset
+    }
+
     /// The bytes `range` of what was written; empty if the range is not inside the written bytes.
     func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
         guard let base, range.lowerBound >= 0, range.upperBound <= count else {

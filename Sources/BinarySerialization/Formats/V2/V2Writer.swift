@@ -29,6 +29,18 @@ struct V2Writer {
 
     private init(nilIndexSets: Bool) { self.nilIndexSets = nilIndexSets }
 
+    /// Appends `tree` in `context` to `buffer`; `false` if v2 cannot write it (the tree path
+    /// reports why).
+    static func append(
+        _ tree: BinaryValue, _ context: Context, nilIndexSets: Bool, to buffer: inout GrowingBuffer, maximumDepth: Int
+    ) -> Bool {
+        var writer = V2Writer(nilIndexSets: nilIndexSets)
+        writer.depth.setMaximumDepth(maximumDepth)
+        guard let total = try? writer.measure(tree, context) else { return false }
+        buffer.append(total) { w in writer.write(tree, context, to: &w) }
+        return !buffer.failed
+    }
+
     // MARK: Size pass
 
     /// The size of `value` in `context`; records the body size of every non-leaf node.
@@ -121,7 +133,7 @@ struct V2Writer {
     /// a bare nil, which a v3 field holds when it was written as nil (`encode(nil, forKey:)` in
     /// BinaryCodable 4) and the type read it as absent. A single-value nil (`.single(.nil)`) is a
     /// value of its type and is written.
-    private static func isOmitted(_ value: BinaryValue) -> Bool {
+    static func isOmitted(_ value: BinaryValue) -> Bool {
         switch value {
         case .optional(.none), .nil: return true
         default: return false
@@ -139,13 +151,21 @@ struct V2Writer {
     /// Integer keys are written as `varint(key << 4 | 0 | wireType)`, negative keys by their
     /// two's-complement bit pattern (as BinaryCodable 2.x): keys from -2^59 to 2^59 - 1 read back.
     static func intKeyBits(_ key: Int, _ type: V2WireType) throws -> UInt64 {
-        guard key >= -(1 << 59), key < 1 << 59 else {
+        guard let bits = writableIntKeyBits(key, type) else {
             throw EncodingError.invalidValue(
                 key,
                 .init(
                     codingPath: [], debugDescription: "Integer key \(key) is outside -2^59..<2^59, which v2 can write.")
             )
         }
+        return bits
+    }
+
+    /// The bits of ``intKeyBits(_:_:)``, or `nil` for a key v2 cannot write (without building
+    /// the error, for the streaming sink's hot path).
+    @inline(__always)
+    static func writableIntKeyBits(_ key: Int, _ type: V2WireType) -> UInt64? {
+        guard key >= -(1 << 59), key < 1 << 59 else { return nil }
         return UInt64(bitPattern: Int64(key)) << 4 | UInt64(type.rawValue)
     }
 

@@ -15,7 +15,7 @@ import TreeCoding
 /// Mutable state is `@exclusivity(unchecked)`: a sink belongs to one encoding run on one thread,
 /// and no method keeps a property accessed while calling out (the dynamic checks cost about a
 /// sixth of the streamed encoding).
-final class V3Sink: EncodingSink {
+final class V3Sink: ByteSink {
     @exclusivity(unchecked) private var buffer = GrowingBuffer()
     /// One per bracketed element: where its prefix goes and, once closed, its full length.
     @exclusivity(unchecked) private var prefixes: [(position: Int, length: Int)] = []
@@ -65,11 +65,11 @@ final class V3Sink: EncodingSink {
     /// `asStreamElement` writes the value as a stream element (`varint(length << 1)` and the value
     /// through its own `encode(to:)`, or `01` for nil), as `BinaryStreamEncoder` frames it.
     static func encode<T: Encodable>(_ value: T, options: TreeEncoder, asStreamElement: Bool = false) -> Data? {
-        let scratch = V3Scratch.take()
-        defer { V3Scratch.putBack(scratch) }
-        scratch.sink.reset(maximumDepth: options.maximumDepth, rootIsElement: asStreamElement)
-        guard scratch.engine.encode(value, options: options, throughEncodable: asStreamElement) else { return nil }
-        return scratch.sink.finish()
+        StreamingScratch.with { scratch in
+            let streamer = scratch.v3
+            streamer.sink.reset(maximumDepth: options.maximumDepth, rootIsElement: asStreamElement)
+            return streamer.run(value, options: options, throughEncodable: asStreamElement)
+        }
     }
 
     private var childrenAreElements: Bool {

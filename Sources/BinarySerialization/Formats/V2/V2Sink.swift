@@ -1,0 +1,327 @@
+import Foundation
+import TreeCoding
+
+/// Writes v2 bytes as the streaming encoder sends a value, without a tree.
+///
+/// The approach is ``V3Sink``'s: content goes into a buffer without the length prefixes that
+/// only the end of a node gives, a side table records where each prefix goes, and `finish()`
+/// copies the content once into the output with the prefixes in place. O(n) whatever the
+/// nesting. The bytes are those ``V2Writer`` writes for the same tree; three v2 rules need more:
+///
+/// - A key carries its value's wire type, which the key event does not say. The key is written
+///   at once with wire type 0 (the type lives in the low three bits of the key's first byte, so
+///   it does not change the key's size), and the first event of the value that is not a `.single`
+///   bracket (v2 writes nothing for those) sets the bits. A field v2 leaves out (a nil optional
+///   or a bare nil straight after its key) takes its key back off the buffer.
+/// - An unkeyed container's `encodeNil()` elements go into a nil index set written before the
+///   elements, known only when the container ends: the side table holds it too, at the start of
+///   the container's content, and the container's length counts it.
+/// - What v2 cannot write (a nil element without nil index sets, an integer key outside
+///   -2^59..<2^59, unknown v3 bytes) marks the sink failed: the caller encodes through the tree,
+///   which reports the error.
+///
+/// Mutable state is `@exclusivity(unchecked)`, as in ``V3Sink``: a sink belongs to one run on
+/// one thread, and no method keeps a property accessed while calling out.
+final class V2Sink: ByteSink {
+    @exclusivity(unchecked) private var buffer = GrowingBuffer()
+    /// Length prefixes and nil index sets, in the order of their positions.
+    @exclusivity(unchecked) private var insertions: [Insertion] = []
+    /// The indices of the nil index sets written so far, each set in one run.
+    @exclusivity(unchecked) private var nilIndices: [Int] = []
+    /// The nil elements of the open unkeyed containers (each container owns a suffix).
+    @exclusivity(unchecked) private var openNils: [Int] = []
+    /// The open bracketed nodes, innermost last; the first is the top level.
+    @exclusivity(unchecked) private var contexts: [Context] = []
+    /// Where the key waiting for its value's wire type starts in `buffer`, or -1.
+    @exclusivity(unchecked) private var keyAt = -1
+    /// Whether that key has no v2 bytes (an error once its value is written).
+    @exclusivity(unchecked) private var keyIsInvalid = false
+    /// Whether a `.single` bracket came between that key and now (its value is then written even
+    /// if it is nil).
+    @exclusivity(unchecked) private var keyThroughSingle = false
+    @exclusivity(unchecked) private var nilIndexSets = false
+    @exclusivity(unchecked) private var maximumDepth = 0
+    @exclusivity(unchecked) private var depthLimit = 0
+    @exclusivity(unchecked) private var failed = false
+
+    /// Bytes to insert at `position` of the content: a length prefix `varint(value)` when `nils`
+    /// is -1, else a nil index set of `value` indices stored from `nilIndices[nils]` on.
+    private struct Insertion {
+        let position: Int
+        var value = 0
+        var nils = -1
+    }
+
+    private enum Kind { case top, keyed, unkeyed, single, optional }
+
+    private struct Context {
+        let kind: Kind
+        /// How the nodes inside are written (a `.single` passes its own context on).
+        let children: V2Writer.Context
+        /// The index of this node's length prefix in `insertions`, or -1.
+        let prefix: Int
+        /// The index of this unkeyed container's nil index set in `insertions`, or -1.
+        let nilSet: Int
+        /// Where this unkeyed container's nil elements start in `openNils`.
+        let nilStart: Int
+        /// The bytes of insertions nested in this node, which its own length includes.
+        var insertedBytes = 0
+        /// Elements of an unkeyed container so far.
+        var elements = 0
+
+        init(_ kind: Kind, children: V2Writer.Context, prefix: Int = -1, nilSet: Int = -1, nilStart: Int = 0) {
+            self.kind = kind
+            self.children = children
+            self.prefix = prefix
+            self.nilSet = nilSet
+            self.nilStart = nilStart
+        }
+    }
+
+    init() {
+        contexts.reserveCapacity(16)
+        contexts.append(Context(.top, children: .raw))  // every event finds a context, even before a reset
+    }
+
+    /// Empties the sink for a run, keeping its memory (up to a bound).
+    private func reset(maximumDepth: Int, nilIndexSets: Bool) {
+        // As in V3Sink: four nodes per level of the encoder's depth, as the tree writer allows.
+        self.maximumDepth = maximumDepth
+        self.nilIndexSets = nilIndexSets
+        let (limit, overflow) = maximumDepth.multipliedReportingOverflow(by: 4)
+        depthLimit = overflow ? Int.max : limit
+        failed = false
+        keyAt = -1
+        keyIsInvalid = false
+        keyThroughSingle = false
+        buffer.removeAll(keepingCapacityUpTo: V3Sink.keptCapacity)
+        Self.empty(&insertions, keepingUpTo: V3Sink.keptCapacity / 16)
+        Self.empty(&nilIndices, keepingUpTo: V3Sink.keptCapacity / 8)
+        Self.empty(&openNils, keepingUpTo: V3Sink.keptCapacity / 8)
+        while !contexts.isEmpty { contexts.removeLast() }
+        contexts.append(Context(.top, children: .raw))
+    }
+
+    private static func empty<Element>(_ array: inout [Element], keepingUpTo capacity: Int) {
+        if array.capacity > capacity {
+            array = []
+        } else if !array.isEmpty {
+            array.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// `value` in v2 bytes, streamed; `nil` if the streaming run gave up or the sink could not
+    /// write what it was sent (the caller then encodes through the tree).
+    static func encode<T: Encodable>(_ value: T, nilIndexSets: Bool, options: TreeEncoder) -> Data? {
+        StreamingScratch.with { scratch in
+            let streamer = scratch.v2
+            streamer.sink.reset(maximumDepth: options.maximumDepth, nilIndexSets: nilIndexSets)
+            return streamer.run(value, options: options)
+        }
+    }
+
+    @inline(never)
+    private func fail() { failed = true }
+
+    // MARK: Keys
+
+    func key(_ key: BinaryKey) {
+        guard keyAt < 0, contexts[contexts.count &- 1].kind == .keyed else { return fail() }
+        keyAt = buffer.count
+        if let i = key.intValue {
+            guard let bits = V2Writer.writableIntKeyBits(i, .varint) else {
+                // Not an error yet: a field v2 leaves out writes no key.
+                keyIsInvalid = true
+                return
+            }
+            buffer.append(varintSize(bits)) { w in w.varint(bits) }
+        } else {
+            let count = key.stringValue.utf8.count
+            let head = UInt64(count) << 4 | 8
+            buffer.append(varintSize(head) &+ count) { w in
+                w.varint(head)
+                w.string(key.stringValue)
+            }
+        }
+    }
+
+    /// Completes the waiting key with its value's wire type.
+    @inline(__always)
+    private func completeKey(_ type: V2WireType) {
+        if keyIsInvalid { return fail() }
+        buffer.setBits(type.rawValue, at: keyAt)
+        keyAt = -1
+        keyThroughSingle = false
+    }
+
+    /// Takes the waiting key back: its field is left out.
+    private func dropKey() {
+        if !keyIsInvalid { buffer.truncate(to: keyAt) }
+        keyAt = -1
+        keyIsInvalid = false
+    }
+
+    // MARK: Values
+
+    func value(_ node: BinaryValue) {
+        let top = contexts.count &- 1
+        if keyAt >= 0 {
+            if !keyThroughSingle, V2Writer.isOmitted(node) { return dropKey() }
+            completeKey(V2WireType.of(node))
+        } else {
+            switch contexts[top].kind {
+            case .keyed:
+                return fail()  // a value without a key
+            case .unkeyed:
+                let index = contexts[top].elements
+                contexts[top].elements = index &+ 1
+                if case .nil = node {
+                    // `encodeNil()`: an index of the nil index set, or no v2 bytes at all.
+                    guard nilIndexSets else { return fail() }
+                    openNils.append(index)
+                    return
+                }
+            default:
+                break
+            }
+        }
+        write(node, contexts[top].children)
+    }
+
+    /// Writes a whole node in `context`.
+    private func write(_ node: BinaryValue, _ context: V2Writer.Context) {
+        if let size = Scalars.size(of: node) {
+            switch node {
+            case .string, .data:
+                if context != .raw {
+                    buffer.append(varintSize(UInt64(size)) &+ size) { w in
+                        w.varint(UInt64(size))
+                        Scalars.write(node, to: &w)
+                    }
+                    return
+                }
+            case .unknown:
+                return fail()  // stored v3 bytes have no v2 wire type: the tree path reports it
+            default:
+                break
+            }
+            buffer.append(size) { w in Scalars.write(node, to: &w) }
+            return
+        }
+        switch node {
+        case .single(let inner):
+            write(inner, context)  // v2 writes nothing for `.single`
+        case .nil, .optional(.none):
+            if context == .field { buffer.byte(1) }  // the length of the flag
+            buffer.byte(0)
+        case .packed(let packed):
+            let size = Scalars.size(of: packed) &+ (nilIndexSets ? 1 : 0)
+            let prefix = context == .raw ? 0 : varintSize(UInt64(size))
+            buffer.append(prefix &+ size) { w in
+                if context != .raw { w.varint(UInt64(size)) }
+                if nilIndexSets { w.byte(0) }  // packed arrays hold no nil
+                Scalars.write(packed, to: &w)
+            }
+        default:
+            if !V2Writer.append(
+                node, context, nilIndexSets: nilIndexSets, to: &buffer, maximumDepth: maximumDepth)
+            {
+                fail()
+            }
+        }
+    }
+
+    // MARK: Bracketed nodes
+
+    func begin(_ kind: SinkNodeKind) {
+        guard contexts.count < depthLimit else { return fail() }
+        let top = contexts.count &- 1
+        if keyAt >= 0 {
+            if case .single = kind {
+                // Transparent: the wire type is the one of what the single holds.
+                keyThroughSingle = true
+                contexts.append(Context(.single, children: .field))
+                return
+            }
+            completeKey(.lengthDelimited)
+        } else {
+            switch contexts[top].kind {
+            case .keyed: return fail()
+            case .unkeyed: contexts[top].elements &+= 1
+            default: break
+            }
+        }
+        let context = contexts[top].children
+        switch kind {
+        case .single:
+            contexts.append(Context(.single, children: context))
+        case .optional:
+            // A flag byte, then the value as an element; in a field, all of it length-delimited.
+            let prefix = context == .field ? newInsertion() : -1
+            buffer.byte(1)
+            contexts.append(Context(.optional, children: .element, prefix: prefix))
+        case .keyed:
+            let prefix = context == .raw ? -1 : newInsertion()
+            contexts.append(Context(.keyed, children: .field, prefix: prefix))
+        case .unkeyed:
+            let prefix = context == .raw ? -1 : newInsertion()
+            let nilSet = nilIndexSets ? newInsertion() : -1
+            contexts.append(
+                Context(.unkeyed, children: .element, prefix: prefix, nilSet: nilSet, nilStart: openNils.count))
+        }
+    }
+
+    /// Adds an insertion at the current end of the content and returns its index.
+    private func newInsertion() -> Int {
+        insertions.append(Insertion(position: buffer.count))
+        return insertions.count &- 1
+    }
+
+    func end() {
+        guard contexts.count > 1, keyAt < 0, let closed = contexts.popLast() else { return fail() }
+        var inserted = closed.insertedBytes
+        if closed.nilSet >= 0 {
+            let start = min(closed.nilStart, openNils.count)
+            let count = openNils.count &- start
+            var size = varintSize(UInt64(count))
+            insertions[closed.nilSet].value = count
+            insertions[closed.nilSet].nils = nilIndices.count
+            for i in openNils[start...] {
+                nilIndices.append(i)
+                size &+= varintSize(UInt64(i))
+            }
+            while openNils.count > start { openNils.removeLast() }
+            inserted &+= size
+        }
+        if closed.prefix >= 0 {
+            let length = buffer.count &- insertions[closed.prefix].position &+ inserted
+            insertions[closed.prefix].value = length
+            inserted &+= varintSize(UInt64(length))
+        }
+        contexts[contexts.count &- 1].insertedBytes &+= inserted
+    }
+
+    // MARK: Output
+
+    /// A copy of the bytes with every insertion in place; `nil` if anything failed or a node is
+    /// still open. (A copy, so that the buffer serves the next run.)
+    func finish() -> Data? {
+        guard !failed, !buffer.failed, contexts.count == 1, keyAt < 0 else { return nil }
+        let total = buffer.count &+ contexts[0].insertedBytes
+        return try? Output.make(count: total) { w in
+            var copied = 0
+            for entry in insertions {
+                let position = max(copied, entry.position)
+                w.bytes(buffer.bytes(copied..<position))
+                copied = position
+                w.varint(UInt64(entry.value))
+                if entry.nils >= 0 {
+                    let start = min(entry.nils, nilIndices.count)
+                    let end = min(start &+ entry.value, nilIndices.count)
+                    for i in nilIndices[start..<end] { w.varint(UInt64(i)) }
+                }
+            }
+            w.bytes(buffer.bytes(copied..<buffer.count))
+        }
+    }
+}
