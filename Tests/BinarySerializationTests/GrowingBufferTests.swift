@@ -89,4 +89,32 @@ import Testing
         buffer.byte(5)
         #expect(Self.bytes(buffer, 0..<1) == [5])
     }
+
+    /// `setBits` and `truncate` work only inside the written bytes; anywhere else they fail the
+    /// buffer and touch no memory.
+    @Test func patchesStayInsideTheWrittenBytes() {
+        var buffer = GrowingBuffer()
+        buffer.append(3) { w in
+            w.byte(0x10)
+            w.byte(0x20)
+            w.byte(0x30)
+        }
+        buffer.setBits(0x02, at: 1)
+        #expect(Self.bytes(buffer, 0..<3) == [0x10, 0x22, 0x30])
+        buffer.truncate(to: 2)
+        #expect(Self.state(buffer).count == 2 && !Self.state(buffer).failed)
+
+        for offset in [-1, 2, 3, Int.max] {
+            var b = GrowingBuffer()
+            b.append(2) { w in w.littleEndian(UInt16(7)) }
+            b.setBits(1, at: offset)
+            #expect(Self.state(b).failed, "setBits at \(offset)")
+        }
+        for offset in [-1, 3, Int.max] {
+            var b = GrowingBuffer()
+            b.append(2) { w in w.littleEndian(UInt16(7)) }
+            b.truncate(to: offset)
+            #expect(Self.state(b).failed, "truncate to \(offset)")
+        }
+    }
 }
