@@ -62,6 +62,18 @@ struct GrowingBuffer: ~Copyable {
         count &+= n
     }
 
+    /// Appends a string key: the varint `head(utf8Count)` (each format packs the count with its
+    /// flags), then the key's UTF-8 bytes.
+    @inline(__always)
+    mutating func appendStringKey(_ key: String, head: (_ utf8Count: Int) -> UInt64) {
+        let count = key.utf8.count
+        let bits = head(count)
+        append(varintSize(bits) &+ count) { w in
+            w.varint(bits)
+            w.string(key)
+        }
+    }
+
     /// Appends one byte.
     @inline(__always)
     mutating func byte(_ b: UInt8) {

@@ -136,12 +136,7 @@ final class V2Sink: ByteSink {
             }
             buffer.append(varintSize(bits)) { w in w.varint(bits) }
         } else {
-            let count = key.stringValue.utf8.count
-            let head = UInt64(count) << 4 | 8
-            buffer.append(varintSize(head) &+ count) { w in
-                w.varint(head)
-                w.string(key.stringValue)
-            }
+            buffer.appendStringKey(key.stringValue) { count in UInt64(count) << 4 | 8 }
         }
     }
 

@@ -81,33 +81,27 @@ final class V3Sink: ByteSink {
 
     // MARK: Events
 
+    /// Appends `size` bytes written by `write`, as an element (with its length prefix) inside a
+    /// container, raw elsewhere.
+    @inline(__always)
+    private func append(_ size: Int, _ write: (inout ByteWriter) -> Void) {
+        guard childrenAreElements else { return buffer.append(size, write) }
+        let prefix = UInt64(size) << 1
+        buffer.append(varintSize(prefix) &+ size) { w in
+            w.varint(prefix)
+            write(&w)
+        }
+    }
+
     func value(_ node: BinaryValue) {
         if let size = Scalars.size(of: node) {
-            if childrenAreElements {
-                let prefix = UInt64(size) << 1
-                buffer.append(varintSize(prefix) &+ size) { w in
-                    w.varint(prefix)
-                    Scalars.write(node, to: &w)
-                }
-            } else {
-                buffer.append(size) { w in Scalars.write(node, to: &w) }
-            }
-            return
+            return append(size) { w in Scalars.write(node, to: &w) }
         }
         switch node {
         case .nil, .optional(.none), .single(.nil):
             buffer.byte(1)
         case .packed(let packed):
-            let size = Scalars.size(of: packed)
-            if childrenAreElements {
-                let prefix = UInt64(size) << 1
-                buffer.append(varintSize(prefix) &+ size) { w in
-                    w.varint(prefix)
-                    Scalars.write(packed, to: &w)
-                }
-            } else {
-                buffer.append(size) { w in Scalars.write(packed, to: &w) }
-            }
+            append(Scalars.size(of: packed)) { w in Scalars.write(packed, to: &w) }
         default:
             var writer = V3Writer()
             guard writer.append(node, asElement: childrenAreElements, to: &buffer, maximumDepth: maximumDepth) else {
@@ -121,12 +115,7 @@ final class V3Sink: ByteSink {
             guard i >= 0 else { return fail() }  // no v3 bytes; the tree path reports it
             buffer.append(varintSize(UInt64(i) << 1)) { w in w.varint(UInt64(i) << 1) }
         } else {
-            let count = key.stringValue.utf8.count
-            let head = UInt64(count) << 1 | 1
-            buffer.append(varintSize(head) &+ count) { w in
-                w.varint(head)
-                w.string(key.stringValue)
-            }
+            buffer.appendStringKey(key.stringValue) { count in UInt64(count) << 1 | 1 }
         }
     }
 
