@@ -7,15 +7,16 @@
 package enum DecodingNode {
     case tree(BinaryValue)
     case bytes(ByteNode)
-    /// A node of input bytes whose reading is recorded in the slot (the recorder only reads
-    /// bytes, so the case holds the byte node itself: no box per node).
-    case recording(ByteNode, RecordSlot)
+    /// A node of input bytes whose reading is recorded (the recorder only reads bytes, so the
+    /// case holds the byte node itself: no box per node).
+    case recording(RecordingNode)
 
     /// Whether the node is a `nil` element of a container (for `decodeNil(forKey:)`).
     package func isNil(_ format: (any ByteFormat)?) -> Bool {
         switch self {
         case .tree(let v): return v.isNil
-        case .bytes(let b), .recording(let b, _): return format?.isNil(b) ?? false
+        case .bytes(let b): return format?.isNil(b) ?? false
+        case .recording(let n): return format?.isNil(n.byteNode) ?? false
         }
     }
 
@@ -23,7 +24,8 @@ package enum DecodingNode {
     package var byteOffset: Int? {
         switch self {
         case .tree: return nil
-        case .bytes(let b), .recording(let b, _): return b.cursor?.offset ?? b.start
+        case .bytes(let b): return b.cursor?.offset ?? b.start
+        case .recording(let n): return n.cursor?.offset ?? n.start
         }
     }
 
@@ -41,11 +43,12 @@ package enum DecodingNode {
             let view = try Self.requireFormat(format).keyedView(&b)
             self = .bytes(b)
             return .bytes(view)
-        case .recording(var b, let slot):
-            let f = try Self.requireFormat(format)
-            let view = try f.keyedView(&b)
-            self = .recording(b, slot)
-            return .recording(RecordingKeyedView(base: view, record: slot.keyedRecord(view: view, format: f)))
+        case .recording(let n):
+            var b = n.byteNode
+            let slot = n.slot
+            let view = try Self.requireFormat(format).keyedView(&b)
+            self = .recording(RecordingNode(b, slot))
+            return .recording(try slot.recordKeyed(view))
         }
     }
 
@@ -57,12 +60,12 @@ package enum DecodingNode {
             let view = try Self.requireFormat(format).unkeyedView(&b, elementHint: elementHint)
             self = .bytes(b)
             return .bytes(view)
-        case .recording(var b, let slot):
+        case .recording(let n):
+            var b = n.byteNode
+            let slot = n.slot
             let view = try Self.requireFormat(format).unkeyedView(&b, elementHint: elementHint)
-            self = .recording(b, slot)
-            let record = UnkeyedRecord()
-            slot.content = .unkeyed(record)
-            return .recording(RecordingUnkeyedView(base: view, record: record))
+            self = .recording(RecordingNode(b, slot))
+            return .recording(slot.recordUnkeyed(view))
         }
     }
 
@@ -85,17 +88,17 @@ package enum DecodingNode {
             let content = optional ? try f.optionalContent(&b) : try f.singleValueContent(&b)
             self = .bytes(b)
             return content.map { .bytes($0) }
-        case .recording(var b, let slot):
+        case .recording(let n):
+            var b = n.byteNode
+            let slot = n.slot
             let f = try Self.requireFormat(format)
             let content = optional ? try f.optionalContent(&b) : try f.singleValueContent(&b)
-            self = .recording(b, slot)
+            self = .recording(RecordingNode(b, slot))
             guard let content else {
                 slot.content = .leaf(optional ? .optional(nil) : .single(.nil))
                 return nil
             }
-            let child = RecordSlot()
-            slot.content = optional ? .optional(child) : .single(child)
-            return .recording(content, child)
+            return .recording(RecordingNode(content, try slot.recordContent(optional: optional)))
         }
     }
 
@@ -104,7 +107,8 @@ package enum DecodingNode {
     package func unreadValue(_ format: (any ByteFormat)?) -> BinaryValue? {
         switch self {
         case .tree(let v): return v
-        case .bytes(let b), .recording(let b, _): return format?.unreadValue(b)
+        case .bytes(let b): return format?.unreadValue(b)
+        case .recording(let n): return format?.unreadValue(n.byteNode)
         }
     }
 
@@ -114,7 +118,9 @@ package enum DecodingNode {
         switch self {
         case .tree(let v): return v.isNil
         case .bytes(let b): return format?.singleValueHoldsNil(b) ?? false
-        case .recording(let b, let slot):
+        case .recording(let n):
+            let b = n.byteNode
+            let slot = n.slot
             guard format?.singleValueHoldsNil(b) ?? false else { return false }
             slot.content = .leaf(.nil)
             return true
@@ -130,9 +136,11 @@ package enum DecodingNode {
         case .bytes(var b):
             try Self.requireFormat(format).finishUnopened(&b)
             self = .bytes(b)
-        case .recording(var b, let slot):
+        case .recording(let n):
+            var b = n.byteNode
+            let slot = n.slot
             try Self.requireFormat(format).finishUnopened(&b)
-            self = .recording(b, slot)
+            self = .recording(RecordingNode(b, slot))
             if case .empty = slot.content { slot.content = .leaf(.emptyKeyed) }
         }
     }
@@ -141,7 +149,7 @@ package enum DecodingNode {
     package func finishContent(_ content: DecodingNode, _ format: (any ByteFormat)?) throws {
         switch (self, content) {
         case (.bytes(let b), .bytes(let c)): try format?.finishContent(b, c)
-        case (.recording(let b, _), .recording(let c, _)): try format?.finishContent(b, c)
+        case (.recording(let b), .recording(let c)): try format?.finishContent(b.byteNode, c.byteNode)
         default: break
         }
     }
@@ -156,12 +164,27 @@ package enum DecodingNode {
             return leaf
         case .tree(let v):
             return try v.treeScalar(kind)
-        case .recording(var b, let slot):
-            let leaf = try Self.requireFormat(format).decodeScalar(&b, kind)
-            self = .recording(b, slot)
-            slot.content = .leaf(leaf)
-            return leaf
+        case .recording:
+            return try recordScalar(kind, format)
         }
+    }
+
+    /// ``decodeScalar(_:_:)`` of a recording node, kept out of line so that the inlined byte
+    /// and tree paths stay small.
+    @inline(never)
+    private mutating func recordScalar(_ kind: ScalarKind, _ format: (any ByteFormat)?) throws -> BinaryValue {
+        guard case .recording(let n) = self else { throw Self.notRecording() }
+        var b = n.byteNode
+        let slot = n.slot
+        let leaf = try Self.requireFormat(format).decodeScalar(&b, kind)
+        self = .recording(RecordingNode(b, slot))
+        slot.content = .leaf(leaf)
+        return leaf
+    }
+
+    @inline(never)
+    static func notRecording() -> WireFormatError {
+        WireFormatError(.unsupported, "a recording request on a node that is not recorded")
     }
 
     /// Reads a packed array or set of primitives.
@@ -173,9 +196,11 @@ package enum DecodingNode {
             return packed
         case .tree(let v):
             return try v.treePacked(kind)
-        case .recording(var b, let slot):
+        case .recording(let n):
+            var b = n.byteNode
+            let slot = n.slot
             let packed = try Self.requireFormat(format).decodePacked(&b, kind)
-            self = .recording(b, slot)
+            self = .recording(RecordingNode(b, slot))
             slot.content = .leaf(.packed(packed))
             return packed
         }
@@ -279,7 +304,7 @@ package enum DecodingNode {
             case .recording(var r):
                 defer { self = .recording(r) }
                 guard try DecodingNode.requireFormat(format).decodeNil(&r.base) else { return false }
-                r.record.slots.append(RecordSlot(.leaf(.nil)))
+                _ = try r.appendElement(.leaf(.nil))
                 return true
             }
         }
@@ -296,10 +321,7 @@ package enum DecodingNode {
                 return .tree(try v.nextElement())
             case .recording(var r):
                 defer { self = .recording(r) }
-                let node = try DecodingNode.requireFormat(format).nextElement(&r.base)
-                let slot = RecordSlot()
-                r.record.slots.append(slot)
-                return .recording(node, slot)
+                return try r.nextElement(format)
             }
         }
 
@@ -311,8 +333,7 @@ package enum DecodingNode {
                 try format.finishElement(&v, n)
                 self = .bytes(v)
             case .recording(var r):
-                guard case .recording(let n, _) = node else { return }
-                try DecodingNode.requireFormat(format).finishElement(&r.base, n)
+                try r.finishElement(node, format)
                 self = .recording(r)
             case .tree:
                 break
