@@ -175,10 +175,9 @@ package enum DecodingNode {
     private mutating func recordScalar(_ kind: ScalarKind, _ format: (any ByteFormat)?) throws -> BinaryValue {
         guard case .recording(let n) = self else { throw Self.notRecording() }
         var b = n.byteNode
-        let slot = n.slot
         let leaf = try Self.requireFormat(format).decodeScalar(&b, kind)
-        self = .recording(RecordingNode(b, slot))
-        slot.content = .leaf(leaf)
+        self = .recording(n.replacingNode(b))
+        n.recording.slots[n.slotIndex].content = .leaf(leaf)
         return leaf
     }
 

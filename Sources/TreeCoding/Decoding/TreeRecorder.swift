@@ -97,13 +97,22 @@ package final class TreeRecording {
         var out: [KeyedFields.Field] = []
         out.reserveCapacity(entries.count)
         var slot = record.first
-        for entry in entries {
-            if let value = resolved(slot), let key = slots[slot].key {
-                out.append(.init(key: key, value: value))
-            } else if let value = format.unreadValue(entry.value) {
-                out.append(.init(key: ByteKeyedView.key(of: entry, record.view.buffer), value: value))
+        // By index: a field the type read needs nothing from its stored entry.
+        for position in entries.indices {
+            defer { slot += 1 }
+            if let key = slots[slot].key {
+                if let value = resolved(slot) {
+                    out.append(.init(key: key, value: value))
+                    continue
+                }
+                if format.isNil(entries[position].value) {
+                    out.append(.init(key: key, value: .nil))
+                    continue
+                }
             }
-            slot += 1
+            if let value = format.unreadValue(entries[position].value) {
+                out.append(.init(key: ByteKeyedView.key(of: entries[position], record.view.buffer), value: value))
+            }
         }
         return KeyedFields(uniqueFields: out)
     }
@@ -174,8 +183,9 @@ package struct RecordingKeyedView {
     func recorded(_ found: ByteNode, at position: Int, forKey key: @autoclosure () -> BinaryKey) -> DecodingNode {
         let r = recording
         let slot = first + position
+        // A nil the type only tests (`decodeNil(forKey:)`) leaves the slot empty; resolving
+        // records it as nil then, rather than asking the format here for every field.
         if r.slots[slot].key == nil { r.slots[slot].key = key() }
-        if case .empty = r.slots[slot].content, r.format.isNil(found) { r.slots[slot].content = .leaf(.nil) }
         // Below `maximumSlots`: the container's slots were made by `recordKeyed`.
         return .recording(RecordingNode(found, RecordSlot(recording: r, index: UInt32(truncatingIfNeeded: slot))))
     }
@@ -223,12 +233,7 @@ package struct RecordingNode {
 
     @inline(__always)
     init(_ node: ByteNode, _ slot: RecordSlot) {
-        buffer = node.buffer
-        start = node.start
-        end = node.end
-        packed = UInt64(node.tag) | UInt64(node.wireType) << 8 | UInt64(slot.index) << 32
-        cursor = node.cursor
-        recording = slot.recording
+        self.init(node, slotIndex: UInt64(slot.index), recording: slot.recording)
     }
 
     /// The node as the format reads it.
@@ -238,6 +243,26 @@ package struct RecordingNode {
             buffer: buffer, start: start, end: end, tag: UInt8(truncatingIfNeeded: packed),
             wireType: UInt8(truncatingIfNeeded: packed >> 8), cursor: cursor)
     }
+
+    /// The same slot, over `node` (the format may have moved it along).
+    @inline(__always)
+    func replacingNode(_ node: ByteNode) -> RecordingNode {
+        RecordingNode(node, slotIndex: packed >> 32, recording: recording)
+    }
+
+    @inline(__always)
+    private init(_ node: ByteNode, slotIndex: UInt64, recording: TreeRecording) {
+        buffer = node.buffer
+        start = node.start
+        end = node.end
+        packed = UInt64(node.tag) | UInt64(node.wireType) << 8 | slotIndex << 32
+        cursor = node.cursor
+        self.recording = recording
+    }
+
+    /// The index of the slot in ``TreeRecording/slots``.
+    @inline(__always)
+    var slotIndex: Int { Int(truncatingIfNeeded: packed >> 32) }
 
     @inline(__always)
     var slot: RecordSlot { RecordSlot(recording: recording, index: UInt32(truncatingIfNeeded: packed >> 32)) }
