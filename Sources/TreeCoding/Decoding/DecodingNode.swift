@@ -173,12 +173,23 @@ package enum DecodingNode {
     /// and tree paths stay small.
     @inline(never)
     private mutating func recordScalar(_ kind: ScalarKind, _ format: (any ByteFormat)?) throws -> BinaryValue {
-        guard case .recording(let n) = self else { throw Self.notRecording() }
-        var b = n.byteNode
-        let leaf = try Self.requireFormat(format).decodeScalar(&b, kind)
-        self = .recording(n.replacingNode(b))
-        n.recording.slots[n.slotIndex].content = .leaf(leaf)
-        return leaf
+        // The node is taken out of `self` and put back, so that its references are moved
+        // rather than retained and released once more.
+        switch consume self {
+        case .recording(let n):
+            var b = n.byteNode
+            let leaf: BinaryValue
+            do { leaf = try Self.requireFormat(format).decodeScalar(&b, kind) } catch {
+                self = .recording(n.replacingNode(b))
+                throw error
+            }
+            n.recording.slots[n.slotIndex].content = .leaf(leaf)
+            self = .recording(n.replacingNode(b))
+            return leaf
+        case let other:
+            self = other
+            throw Self.notRecording()
+        }
     }
 
     @inline(never)
