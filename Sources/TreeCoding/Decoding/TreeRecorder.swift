@@ -11,6 +11,7 @@ package enum TreeRecorder {
         _ type: T.Type, from base: ByteNode, format: any ByteFormat, options: DecodingOptions
     ) throws -> BinaryValue {
         let recording = TreeRecording(format: format)
+        recording.slots.reserveCapacity(min(max(base.end - base.start, 0) / 4, 1 << 16))
         let root = try recording.newSlot(.empty)
         _ = try TreeDecoderImpl.decodeRoot(
             T.self, from: .recording(RecordingNode(base, root)), format: format, options: options)
