@@ -17,8 +17,11 @@ import Testing
         for value in Self.values {
             let data = try encoder.encode(value)
             #expect(try decoder.decode([String].self, from: data) == value)
-            // decodeTree takes the element path: the same value back.
-            #expect(try decoder.decode([String].self, fromTree: decoder.decodeTree([String].self, from: data)) == value)
+            // decodeTree reads them in the same loop and records what the element path would:
+            // an unkeyed container of string leaves, which decodes to the same value.
+            let tree = try decoder.decodeTree([String].self, from: data)
+            #expect(tree == .unkeyed(value.map { .string($0) }))
+            #expect(try decoder.decode([String].self, fromTree: tree) == value)
             #expect(try decoder.decode([[String]].self, from: encoder.encode([value, value])) == [value, value])
         }
     }
@@ -30,6 +33,10 @@ import Testing
             try v3.decode([String].self, from: bytes("02 61  04 c3 28"))
         }
         #expect(badUTF8?.pathStrings == ["Index 1"])
+        let treeBadUTF8 = #expect(throws: DecodingError.self) {
+            try v3.decodeTree([String].self, from: Data(bytes("02 61  04 c3 28")))
+        }
+        #expect(treeBadUTF8?.pathStrings == ["Index 1"])
         let nilElement = #expect(throws: DecodingError.self) { try v3.decode([String].self, from: bytes("02 61  01")) }
         #expect(nilElement?.caseName == "valueNotFound" && nilElement?.pathStrings == ["Index 1"])
         let truncated = #expect(throws: DecodingError.self) {

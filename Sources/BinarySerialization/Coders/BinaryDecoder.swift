@@ -74,7 +74,7 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
     public func decodeTree<T: Decodable>(_ type: T.Type, from data: Data) throws -> BinaryValue {
         try data.withUnsafeBytes { buffer in
             let (root, byteFormat) = rootNode(buffer)
-            return try TreeRecorder.record(T.self, from: .bytes(root), format: byteFormat, options: options)
+            return try TreeRecorder.record(T.self, from: root, format: byteFormat, options: options)
         }
     }
 

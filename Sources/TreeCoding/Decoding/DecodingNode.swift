@@ -7,14 +7,16 @@
 package enum DecodingNode {
     case tree(BinaryValue)
     case bytes(ByteNode)
-    indirect case recording(DecodingNode, RecordSlot)
+    /// A node of input bytes whose reading is recorded (the recorder only reads bytes, so the
+    /// case holds the byte node itself: no box per node).
+    case recording(RecordingNode)
 
     /// Whether the node is a `nil` element of a container (for `decodeNil(forKey:)`).
     package func isNil(_ format: (any ByteFormat)?) -> Bool {
         switch self {
         case .tree(let v): return v.isNil
         case .bytes(let b): return format?.isNil(b) ?? false
-        case .recording(let base, _): return base.isNil(format)
+        case .recording(let n): return format?.isNil(n.byteNode) ?? false
         }
     }
 
@@ -23,7 +25,7 @@ package enum DecodingNode {
         switch self {
         case .tree: return nil
         case .bytes(let b): return b.cursor?.offset ?? b.start
-        case .recording(let base, _): return base.byteOffset
+        case .recording(let n): return n.cursor?.offset ?? n.start
         }
     }
 
@@ -41,10 +43,12 @@ package enum DecodingNode {
             let view = try Self.requireFormat(format).keyedView(&b)
             self = .bytes(b)
             return .bytes(view)
-        case .recording(var base, let slot):
-            let view = try base.keyedView(format)
-            self = .recording(base, slot)
-            return .recording(RecordingKeyedView(base: view, record: slot.keyedRecord(view: view, format: format)))
+        case .recording(let n):
+            var b = n.byteNode
+            let slot = n.slot
+            let view = try Self.requireFormat(format).keyedView(&b)
+            self = .recording(RecordingNode(b, slot))
+            return .recording(try slot.recordKeyed(view))
         }
     }
 
@@ -56,12 +60,12 @@ package enum DecodingNode {
             let view = try Self.requireFormat(format).unkeyedView(&b, elementHint: elementHint)
             self = .bytes(b)
             return .bytes(view)
-        case .recording(var base, let slot):
-            let view = try base.unkeyedView(format, elementHint: elementHint)
-            self = .recording(base, slot)
-            let record = UnkeyedRecord()
-            slot.content = .unkeyed(record)
-            return .recording(RecordingUnkeyedView(base: view, record: record))
+        case .recording(let n):
+            var b = n.byteNode
+            let slot = n.slot
+            let view = try Self.requireFormat(format).unkeyedView(&b, elementHint: elementHint)
+            self = .recording(RecordingNode(b, slot))
+            return .recording(slot.recordUnkeyed(view))
         }
     }
 
@@ -84,16 +88,17 @@ package enum DecodingNode {
             let content = optional ? try f.optionalContent(&b) : try f.singleValueContent(&b)
             self = .bytes(b)
             return content.map { .bytes($0) }
-        case .recording(var base, let slot):
-            let content = try base.content(format, optional: optional)
-            self = .recording(base, slot)
+        case .recording(let n):
+            var b = n.byteNode
+            let slot = n.slot
+            let f = try Self.requireFormat(format)
+            let content = optional ? try f.optionalContent(&b) : try f.singleValueContent(&b)
+            self = .recording(RecordingNode(b, slot))
             guard let content else {
                 slot.content = .leaf(optional ? .optional(nil) : .single(.nil))
                 return nil
             }
-            let child = RecordSlot()
-            slot.content = optional ? .optional(child) : .single(child)
-            return .recording(content, child)
+            return .recording(RecordingNode(content, try slot.recordContent(optional: optional)))
         }
     }
 
@@ -103,7 +108,7 @@ package enum DecodingNode {
         switch self {
         case .tree(let v): return v
         case .bytes(let b): return format?.unreadValue(b)
-        case .recording(let base, _): return base.unreadValue(format)
+        case .recording(let n): return format?.unreadValue(n.byteNode)
         }
     }
 
@@ -113,8 +118,10 @@ package enum DecodingNode {
         switch self {
         case .tree(let v): return v.isNil
         case .bytes(let b): return format?.singleValueHoldsNil(b) ?? false
-        case .recording(let base, let slot):
-            guard base.singleValueHoldsNil(format) else { return false }
+        case .recording(let n):
+            let b = n.byteNode
+            let slot = n.slot
+            guard format?.singleValueHoldsNil(b) ?? false else { return false }
             slot.content = .leaf(.nil)
             return true
         }
@@ -129,9 +136,11 @@ package enum DecodingNode {
         case .bytes(var b):
             try Self.requireFormat(format).finishUnopened(&b)
             self = .bytes(b)
-        case .recording(var base, let slot):
-            try base.finishUnopened(format)
-            self = .recording(base, slot)
+        case .recording(let n):
+            var b = n.byteNode
+            let slot = n.slot
+            try Self.requireFormat(format).finishUnopened(&b)
+            self = .recording(RecordingNode(b, slot))
             if case .empty = slot.content { slot.content = .leaf(.emptyKeyed) }
         }
     }
@@ -140,7 +149,7 @@ package enum DecodingNode {
     package func finishContent(_ content: DecodingNode, _ format: (any ByteFormat)?) throws {
         switch (self, content) {
         case (.bytes(let b), .bytes(let c)): try format?.finishContent(b, c)
-        case (.recording(let base, _), .recording(let c, _)): try base.finishContent(c, format)
+        case (.recording(let b), .recording(let c)): try format?.finishContent(b.byteNode, c.byteNode)
         default: break
         }
     }
@@ -155,12 +164,37 @@ package enum DecodingNode {
             return leaf
         case .tree(let v):
             return try v.treeScalar(kind)
-        case .recording(var base, let slot):
-            let leaf = try base.decodeScalar(kind, format)
-            self = .recording(base, slot)
-            slot.content = .leaf(leaf)
-            return leaf
+        case .recording:
+            return try recordScalar(kind, format)
         }
+    }
+
+    /// ``decodeScalar(_:_:)`` of a recording node, kept out of line so that the inlined byte
+    /// and tree paths stay small.
+    @inline(never)
+    private mutating func recordScalar(_ kind: ScalarKind, _ format: (any ByteFormat)?) throws -> BinaryValue {
+        // The node is taken out of `self` and put back, so that its references are moved
+        // rather than retained and released once more.
+        switch consume self {
+        case .recording(let n):
+            var b = n.byteNode
+            let leaf: BinaryValue
+            do { leaf = try Self.requireFormat(format).decodeScalar(&b, kind) } catch {
+                self = .recording(n.replacingNode(b))
+                throw error
+            }
+            n.recording.slots[n.slotIndex].content = .leaf(leaf)
+            self = .recording(n.replacingNode(b))
+            return leaf
+        case let other:
+            self = other
+            throw Self.notRecording()
+        }
+    }
+
+    @inline(never)
+    static func notRecording() -> WireFormatError {
+        WireFormatError(.unsupported, "a recording request on a node that is not recorded")
     }
 
     /// Reads a packed array or set of primitives.
@@ -172,9 +206,11 @@ package enum DecodingNode {
             return packed
         case .tree(let v):
             return try v.treePacked(kind)
-        case .recording(var base, let slot):
-            let packed = try base.decodePacked(kind, format)
-            self = .recording(base, slot)
+        case .recording(let n):
+            var b = n.byteNode
+            let slot = n.slot
+            let packed = try Self.requireFormat(format).decodePacked(&b, kind)
+            self = .recording(RecordingNode(b, slot))
             slot.content = .leaf(.packed(packed))
             return packed
         }
@@ -186,7 +222,7 @@ package enum DecodingNode {
     package enum KeyedView {
         case tree(TreeKeyedView)
         case bytes(ByteKeyedView)
-        indirect case recording(RecordingKeyedView)
+        case recording(RecordingKeyedView)
 
         /// The keys present, in stored order.
         package var allKeys: [BinaryKey] {
@@ -201,7 +237,7 @@ package enum DecodingNode {
             switch self {
             case .tree(let v): return v.contains(key)
             case .bytes(let v): return v.position(key) != nil
-            case .recording(let r): return r.base.contains(key)
+            case .recording(let r): return r.base.position(key) != nil
             }
         }
 
@@ -211,7 +247,7 @@ package enum DecodingNode {
             switch self {
             case .bytes(let v): return v.node(forKey: key).map { .bytes($0) }
             case .tree(let v): return v.node(forKey: key).map { .tree($0) }
-            case .recording(let r): return r.node(forKey: key, format)
+            case .recording(let r): return r.node(forKey: key)
             }
         }
 
@@ -225,8 +261,10 @@ package enum DecodingNode {
             case .tree(let v):
                 for f in v.fields.fields { try body(f.key, .tree(f.value)) }
             case .recording(let r):
-                try r.base.forEachEntry(format) { key, node in
-                    try body(key, r.recorded(node, forKey: key, format))
+                let v = r.base
+                for (position, e) in v.entries.enumerated() {
+                    let key = ByteKeyedView.key(of: e, v.buffer)
+                    try body(key, r.recorded(e.value, at: position, forKey: key))
                 }
             }
         }
@@ -236,7 +274,7 @@ package enum DecodingNode {
     package enum UnkeyedView {
         case tree(TreeUnkeyedView)
         case bytes(ByteUnkeyedView)
-        indirect case recording(RecordingUnkeyedView)
+        case recording(RecordingUnkeyedView)
 
         /// The number of elements; `counts` lets the format reuse the counts of this run (pass
         /// one when `count` may be asked once per element).
@@ -244,7 +282,7 @@ package enum DecodingNode {
             switch self {
             case .tree(let v): return v.count
             case .bytes(let v): return format?.count(v, counts: counts)
-            case .recording(let r): return r.base.count(format, counts: counts)
+            case .recording(let r): return format?.count(r.base, counts: counts)
             }
         }
 
@@ -252,7 +290,7 @@ package enum DecodingNode {
             switch self {
             case .tree(let v): return v.isAtEnd
             case .bytes(let v): return format?.isAtEnd(v) ?? true
-            case .recording(let r): return r.base.isAtEnd(format)
+            case .recording(let r): return format?.isAtEnd(r.base) ?? true
             }
         }
 
@@ -275,8 +313,8 @@ package enum DecodingNode {
                 return try DecodingNode.requireFormat(format).decodeNil(&v)
             case .recording(var r):
                 defer { self = .recording(r) }
-                guard try r.base.decodeNil(format) else { return false }
-                r.record.slots.append(RecordSlot(.leaf(.nil)))
+                guard try DecodingNode.requireFormat(format).decodeNil(&r.base) else { return false }
+                _ = try r.appendElement(.leaf(.nil))
                 return true
             }
         }
@@ -293,10 +331,7 @@ package enum DecodingNode {
                 return .tree(try v.nextElement())
             case .recording(var r):
                 defer { self = .recording(r) }
-                let node = try r.base.nextElement(format)
-                let slot = RecordSlot()
-                r.record.slots.append(slot)
-                return .recording(node, slot)
+                return try r.nextElement(format)
             }
         }
 
@@ -308,8 +343,7 @@ package enum DecodingNode {
                 try format.finishElement(&v, n)
                 self = .bytes(v)
             case .recording(var r):
-                guard case .recording(let n, _) = node else { return }
-                try r.base.finishElement(n, format)
+                try r.finishElement(node, format)
                 self = .recording(r)
             case .tree:
                 break

@@ -109,12 +109,15 @@ extension UnkeyedLeafElement {
 }
 
 extension String: UnkeyedLeafElement {
-    /// Bytes take the format's one-loop path; trees and `decodeTree` (which records each element)
-    /// go element by element.
+    /// Bytes take the format's one-loop path, and so does `decodeTree`, which records the
+    /// strings as the unkeyed container of string leaves that reading them one by one would
+    /// record; trees go element by element.
     static func decodeArray(
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> [String] {
-        if case .bytes(var bytes) = node, let format = impl.format {
+        switch node {
+        case .bytes(var bytes):
+            guard let format = impl.format else { break }
             let strings: [String]?
             do { strings = try format.decodeStringArray(&bytes) } catch {
                 throw impl.decodingError(error, [String].self, parent.appending(step).path)
@@ -123,6 +126,20 @@ extension String: UnkeyedLeafElement {
                 node = .bytes(bytes)
                 return strings
             }
+        case .recording(let recorded):
+            guard let format = impl.format else { break }
+            var bytes = recorded.byteNode
+            let strings: [String]?
+            do { strings = try format.decodeStringArray(&bytes) } catch {
+                throw impl.decodingError(error, [String].self, parent.appending(step).path)
+            }
+            if let strings {
+                node = .recording(recorded.replacingNode(bytes))
+                recorded.slot.content = .leaf(.unkeyed(strings.map { .string($0) }))
+                return strings
+            }
+        case .tree:
+            break
         }
         return try decodeElements(from: &node, impl: impl, parent: parent, step: step)
     }

@@ -8,112 +8,263 @@
 /// The tree must be resolved while the input bytes are valid (unknown fields are copied then).
 package enum TreeRecorder {
     package static func record<T: Decodable>(
-        _ type: T.Type, from base: DecodingNode, format: (any ByteFormat)?, options: DecodingOptions
+        _ type: T.Type, from base: ByteNode, format: any ByteFormat, options: DecodingOptions
     ) throws -> BinaryValue {
-        let root = RecordSlot()
-        _ = try TreeDecoderImpl.decodeRoot(T.self, from: .recording(base, root), format: format, options: options)
-        return root.resolved ?? .emptyKeyed
+        let recording = TreeRecording(format: format)
+        recording.slots.reserveCapacity(min(max(base.end - base.start, 0) / 4, 1 << 16))
+        let root = try recording.newSlot(.empty)
+        _ = try TreeDecoderImpl.decodeRoot(
+            T.self, from: .recording(RecordingNode(base, root)), format: format, options: options)
+        return recording.resolved(Int(root.index)) ?? .emptyKeyed
     }
 }
 
-/// What was read at one position of the tree.
-package final class RecordSlot {
+/// Everything one `decodeTree` run read, in flat arrays: a slot per position of the tree, so
+/// recording a field or an element appends to an array instead of allocating an object, and
+/// the whole record is freed at once.
+package final class TreeRecording {
     enum Content {
         case empty
         case leaf(BinaryValue)
-        case keyed(KeyedRecord)
-        case unkeyed(UnkeyedRecord)
-        case single(RecordSlot)
-        case optional(RecordSlot)
+        /// A keyed container: the index of its ``Keyed`` record.
+        case keyed(Int)
+        /// An unkeyed container: the index of its element list in ``unkeyed``.
+        case unkeyed(Int)
+        /// A single-value container or optional: the slot of its content.
+        case single(Int)
+        case optional(Int)
     }
 
-    var content: Content = .empty
-
-    /// This slot's keyed record, reused when a type opens the same container twice.
-    func keyedRecord(view: DecodingNode.KeyedView, format: (any ByteFormat)?) -> KeyedRecord {
-        if case .keyed(let existing) = content { return existing }
-        let record = KeyedRecord(view: view, format: format)
-        content = .keyed(record)
-        return record
+    struct Slot {
+        var content: Content
+        /// For a field of a keyed container, the key as the type asked for it (with its name);
+        /// `nil` until the type asks.
+        var key: BinaryKey?
     }
 
-    init(_ content: Content = .empty) { self.content = content }
+    /// A keyed container as stored, and where its fields' slots begin: the field stored at
+    /// position p has the slot `first + p`, so a field is found by the position the view looked
+    /// up, without a table of keys.
+    struct Keyed {
+        let view: ByteKeyedView
+        let first: Int
+    }
 
-    /// The recorded tree; `nil` when nothing was read here.
-    var resolved: BinaryValue? {
-        switch content {
-        case .empty: return nil
-        case .leaf(let v): return v
-        case .keyed(let r):
-            // Stored order, whatever order the type asked in; keys are distinct (the views
-            // reject repeated keys). A field fetched but not decoded counts as unread.
-            var fields: [KeyedFields.Field] = []
-            let stored = r.view.allKeys
-            fields.reserveCapacity(stored.count)
-            for key in stored {
-                if let i = r.index[key], let value = r.slots[i].resolved {
-                    fields.append(.init(key: r.keys[i], value: value))
-                } else if let value = r.view.node(forKey: key, r.format)?.unreadValue(r.format) {
-                    fields.append(.init(key: key, value: value))
-                }
-            }
-            return .keyed(KeyedFields(uniqueFields: fields))
-        case .unkeyed(let r):
-            return .unkeyed(r.slots.map { $0.resolved ?? .emptyKeyed })
-        case .single(let s): return .single(s.resolved ?? .emptyKeyed)
-        case .optional(let s): return .optional(s.resolved ?? .emptyKeyed)
+    // One decoding run, one thread, and no access stays open across a call: like the decoder's
+    // own state, the record skips the run-time exclusivity checks.
+    @exclusivity(unchecked) var slots: [Slot] = []
+    @exclusivity(unchecked) var keyed: [Keyed] = []
+    /// The slots of each unkeyed container's elements, in order.
+    @exclusivity(unchecked) var unkeyed: [[Int]] = []
+    let format: any ByteFormat
+
+    init(format: any ByteFormat) { self.format = format }
+
+    /// The most slots one run records: a slot's index is kept in 32 bits, so that a recording
+    /// node is no larger than a byte node and a slot.
+    static let maximumSlots = Int(UInt32.max)
+
+    /// Throws unless `count` more slots fit.
+    func checkRoom(for count: Int) throws {
+        guard count <= Self.maximumSlots - slots.count else {
+            throw WireFormatError(.limitExceeded, "more than \(Self.maximumSlots) values to record")
         }
     }
-}
 
-package final class KeyedRecord {
-    var keys: [BinaryKey] = []
-    var slots: [RecordSlot] = []
-    /// Key -> position in `keys`, so recording n fields stays O(n).
-    var index: [BinaryKey: Int] = [:]
-    /// The container as stored: its order, and the fields the type does not read.
-    let view: DecodingNode.KeyedView
-    let format: (any ByteFormat)?
-
-    init(view: DecodingNode.KeyedView, format: (any ByteFormat)?) {
-        self.view = view
-        self.format = format
+    /// A new slot holding `content`.
+    func newSlot(_ content: Content) throws -> RecordSlot {
+        try checkRoom(for: 1)
+        let index = UInt32(truncatingIfNeeded: slots.count)  // below `maximumSlots`: checked above
+        slots.append(Slot(content: content, key: nil))
+        return RecordSlot(recording: self, index: index)
     }
 
-    func slot(for key: BinaryKey) -> RecordSlot {
-        if let i = index[key] { return slots[i] }
-        let s = RecordSlot()
-        index[key] = keys.count
-        keys.append(key)
-        slots.append(s)
-        return s
+    /// The recorded tree at `slot`; `nil` when nothing was read there.
+    func resolved(_ slot: Int) -> BinaryValue? {
+        switch slots[slot].content {
+        case .empty: return nil
+        case .leaf(let v): return v
+        case .keyed(let k): return .keyed(resolvedFields(keyed[k]))
+        case .unkeyed(let u): return .unkeyed(unkeyed[u].map { resolved($0) ?? .emptyKeyed })
+        case .single(let s): return .single(resolved(s) ?? .emptyKeyed)
+        case .optional(let s): return .optional(resolved(s) ?? .emptyKeyed)
+        }
+    }
+
+    /// The fields in stored order, whatever order the type asked in (keys are distinct: the
+    /// views reject repeated keys). A field fetched but not decoded counts as unread.
+    private func resolvedFields(_ record: Keyed) -> KeyedFields {
+        let entries = record.view.entries
+        var out: [KeyedFields.Field] = []
+        out.reserveCapacity(entries.count)
+        var slot = record.first
+        // By index: a field the type read needs nothing from its stored entry.
+        for position in entries.indices {
+            defer { slot += 1 }
+            if let key = slots[slot].key {
+                if let value = resolved(slot) {
+                    out.append(.init(key: key, value: value))
+                    continue
+                }
+                if format.isNil(entries[position].value) {
+                    out.append(.init(key: key, value: .nil))
+                    continue
+                }
+            }
+            if let value = format.unreadValue(entries[position].value) {
+                out.append(.init(key: ByteKeyedView.key(of: entries[position], record.view.buffer), value: value))
+            }
+        }
+        return KeyedFields(uniqueFields: out)
     }
 }
 
-package final class UnkeyedRecord {
-    var slots: [RecordSlot] = []
+/// One position of a recording: where what is read from a recording node goes.
+package struct RecordSlot {
+    let recording: TreeRecording
+    /// The slot's index in ``TreeRecording/slots``.
+    let index: UInt32
+
+    init(recording: TreeRecording, index: UInt32) {
+        self.recording = recording
+        self.index = index
+    }
+
+    var content: TreeRecording.Content {
+        get { recording.slots[Int(index)].content }
+        nonmutating set { recording.slots[Int(index)].content = newValue }
+    }
+
+    /// A keyed container opened here; a type that opens the same container twice gets the
+    /// fields it recorded the first time.
+    func recordKeyed(_ view: ByteKeyedView) throws -> RecordingKeyedView {
+        let r = recording
+        if case .keyed(let k) = content { return RecordingKeyedView(base: view, recording: r, first: r.keyed[k].first) }
+        let first = r.slots.count
+        let count = view.entries.count
+        try r.checkRoom(for: count)
+        for _ in 0..<count { r.slots.append(TreeRecording.Slot(content: .empty, key: nil)) }
+        r.keyed.append(TreeRecording.Keyed(view: view, first: first))
+        content = .keyed(r.keyed.count - 1)
+        return RecordingKeyedView(base: view, recording: r, first: first)
+    }
+
+    /// An unkeyed container opened here.
+    func recordUnkeyed(_ view: ByteUnkeyedView) -> RecordingUnkeyedView {
+        let r = recording
+        r.unkeyed.append([])
+        let u = r.unkeyed.count - 1
+        content = .unkeyed(u)
+        return RecordingUnkeyedView(base: view, recording: r, record: u)
+    }
+
+    /// The slot of the content of the single-value container or optional opened here.
+    func recordContent(optional: Bool) throws -> RecordSlot {
+        let child = try recording.newSlot(.empty)
+        let i = Int(child.index)
+        content = optional ? .optional(i) : .single(i)
+        return child
+    }
 }
 
 /// A keyed container whose lookups are recorded.
 package struct RecordingKeyedView {
-    let base: DecodingNode.KeyedView
-    let record: KeyedRecord
+    let base: ByteKeyedView
+    let recording: TreeRecording
+    /// The slot of the first stored field.
+    let first: Int
 
-    func node(forKey key: some CodingKey, _ format: (any ByteFormat)?) -> DecodingNode? {
-        guard let found = base.node(forKey: key, format) else { return nil }
-        return recorded(found, forKey: BinaryKey(key), format)
+    @inline(never)
+    func node(forKey key: some CodingKey) -> DecodingNode? {
+        guard let position = base.position(key) else { return nil }
+        return recorded(base.entries[position].value, at: position, forKey: BinaryKey(key))
     }
 
-    /// `found`, the value of `key`, wrapped so that what is read from it is recorded.
-    func recorded(_ found: DecodingNode, forKey key: BinaryKey, _ format: (any ByteFormat)?) -> DecodingNode {
-        let slot = record.slot(for: key)
-        if found.isNil(format), case .empty = slot.content { slot.content = .leaf(.nil) }
-        return .recording(found, slot)
+    /// `found`, the value stored at `position`, wrapped so that what is read from it is recorded.
+    func recorded(_ found: ByteNode, at position: Int, forKey key: @autoclosure () -> BinaryKey) -> DecodingNode {
+        let r = recording
+        let slot = first + position
+        // A nil the type only tests (`decodeNil(forKey:)`) leaves the slot empty; resolving
+        // records it as nil then, rather than asking the format here for every field.
+        if r.slots[slot].key == nil { r.slots[slot].key = key() }
+        // Below `maximumSlots`: the container's slots were made by `recordKeyed`.
+        return .recording(RecordingNode(found, RecordSlot(recording: r, index: UInt32(truncatingIfNeeded: slot))))
     }
 }
 
 /// An unkeyed container whose elements are recorded.
 package struct RecordingUnkeyedView {
-    var base: DecodingNode.UnkeyedView
-    let record: UnkeyedRecord
+    var base: ByteUnkeyedView
+    let recording: TreeRecording
+    /// The index of the container's element list in the recording.
+    let record: Int
+
+    /// The node of the next element, recorded in a new slot.
+    @inline(never)
+    mutating func nextElement(_ format: (any ByteFormat)?) throws -> DecodingNode {
+        let node = try DecodingNode.requireFormat(format).nextElement(&base)
+        return .recording(RecordingNode(node, try appendElement()))
+    }
+
+    @inline(never)
+    mutating func finishElement(_ node: DecodingNode, _ format: (any ByteFormat)?) throws {
+        guard case .recording(let n) = node else { return }
+        try DecodingNode.requireFormat(format).finishElement(&base, n.byteNode)
+    }
+
+    /// A slot for the next element.
+    func appendElement(_ content: TreeRecording.Content = .empty) throws -> RecordSlot {
+        let slot = try recording.newSlot(content)
+        recording.unkeyed[record].append(Int(slot.index))
+        return slot
+    }
+}
+
+/// A byte node being recorded, and its slot. The tag, wire type and slot index share one word,
+/// so that the node is no larger than a byte node and a reference: a larger enum payload is
+/// copied through value witnesses, which slows the byte decoder's own nodes too.
+package struct RecordingNode {
+    let buffer: UnsafeRawBufferPointer
+    let start: Int
+    let end: Int
+    /// Bits 0-7: the tag; 8-15: the wire type; 32-63: the slot's index.
+    let packed: UInt64
+    let cursor: ByteCursor?
+    let recording: TreeRecording
+
+    @inline(__always)
+    init(_ node: ByteNode, _ slot: RecordSlot) {
+        self.init(node, slotIndex: UInt64(slot.index), recording: slot.recording)
+    }
+
+    /// The node as the format reads it.
+    @inline(__always)
+    var byteNode: ByteNode {
+        ByteNode(
+            buffer: buffer, start: start, end: end, tag: UInt8(truncatingIfNeeded: packed),
+            wireType: UInt8(truncatingIfNeeded: packed >> 8), cursor: cursor)
+    }
+
+    /// The same slot, over `node` (the format may have moved it along).
+    @inline(__always)
+    func replacingNode(_ node: ByteNode) -> RecordingNode {
+        RecordingNode(node, slotIndex: packed >> 32, recording: recording)
+    }
+
+    @inline(__always)
+    private init(_ node: ByteNode, slotIndex: UInt64, recording: TreeRecording) {
+        buffer = node.buffer
+        start = node.start
+        end = node.end
+        packed = UInt64(node.tag) | UInt64(node.wireType) << 8 | slotIndex << 32
+        cursor = node.cursor
+        self.recording = recording
+    }
+
+    /// The index of the slot in ``TreeRecording/slots``.
+    @inline(__always)
+    var slotIndex: Int { Int(truncatingIfNeeded: packed >> 32) }
+
+    @inline(__always)
+    var slot: RecordSlot { RecordSlot(recording: recording, index: UInt32(truncatingIfNeeded: packed >> 32)) }
 }
