@@ -6,8 +6,8 @@ import Foundation
 /// The decoder works on these concrete types rather than on generic nodes, so that none of its
 /// code runs unspecialized: every request is one call into the format.
 
-/// A position in the input shared by an unkeyed container and the element being read from it
-/// (v2 elements carry no lengths, so only reading one tells where the next starts).
+/// A position in the input shared by an unkeyed container and the element being read from it,
+/// for a format whose elements carry no lengths (only reading one tells where the next starts).
 package final class ByteCursor {
     @exclusivity(unchecked) package var offset: Int
     package let end: Int
@@ -27,23 +27,24 @@ package struct ByteNode {
     package let buffer: UnsafeRawBufferPointer
     package var start: Int
     package var end: Int
-    /// Format-defined: how to read the range (v3: raw, element, nil element; v2: raw, element...).
+    /// Format-defined: how to read the range (a context such as raw or element).
     package var tag: UInt8
-    /// Format-defined extra (v2: the key's wire type, or `0xff`).
-    package var wireType: UInt8
-    /// A shared read position (v2 elements), if any.
+    /// Format-defined: a second byte of state (a format that types its keys keeps the key's type
+    /// here), `0xff` when unused.
+    package var extra: UInt8
+    /// A shared read position, for a format whose elements carry no lengths.
     package var cursor: ByteCursor?
 
     @inline(__always)
     package init(
-        buffer: UnsafeRawBufferPointer, start: Int, end: Int, tag: UInt8, wireType: UInt8 = 0xff,
+        buffer: UnsafeRawBufferPointer, start: Int, end: Int, tag: UInt8, extra: UInt8 = 0xff,
         cursor: ByteCursor? = nil
     ) {
         self.buffer = buffer
         self.start = start
         self.end = end
         self.tag = tag
-        self.wireType = wireType
+        self.extra = extra
         self.cursor = cursor
     }
 }
@@ -201,14 +202,16 @@ package struct ByteUnkeyedView {
     package let buffer: UnsafeRawBufferPointer
     /// The container's first byte: with ``end``, what identifies it in ``UnkeyedCounts``.
     package let start: Int
-    /// Next unread byte (v3) — v2 reads through ``cursor``.
+    /// Next unread byte, for a format whose elements carry lengths; the others read through
+    /// ``cursor``.
     package var offset: Int
     package let end: Int
     package var currentIndex = 0
     package var cursor: ByteCursor?
-    /// v2: indices written with `encodeNil()`, ascending, and the next one not yet reached.
-    package var nilIndices: [Int] = []
-    package var nextNil = 0
+    /// Format-defined: indices of elements stored without bytes of their own, ascending (a format
+    /// may list its nil elements before the container), and the next one not yet reached.
+    package var absentIndices: [Int] = []
+    package var nextAbsent = 0
     /// The element type, when the decoder knows it in advance (SIMD vectors).
     package var elementHint: ScalarKind?
 

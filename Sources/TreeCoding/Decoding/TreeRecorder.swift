@@ -242,7 +242,7 @@ package struct RecordingNode {
     var byteNode: ByteNode {
         ByteNode(
             buffer: buffer, start: start, end: end, tag: UInt8(truncatingIfNeeded: packed),
-            wireType: UInt8(truncatingIfNeeded: packed >> 8), cursor: cursor)
+            extra: UInt8(truncatingIfNeeded: packed >> 8), cursor: cursor)
     }
 
     /// The same slot, over `node` (the format may have moved it along).
@@ -256,7 +256,7 @@ package struct RecordingNode {
         buffer = node.buffer
         start = node.start
         end = node.end
-        packed = UInt64(node.tag) | UInt64(node.wireType) << 8 | slotIndex << 32
+        packed = UInt64(node.tag) | UInt64(node.extra) << 8 | slotIndex << 32
         cursor = node.cursor
         self.recording = recording
     }

@@ -27,7 +27,7 @@ final class V2Format: ByteFormat {
 
     /// The whole input as a raw node.
     static func root(_ buffer: UnsafeRawBufferPointer) -> ByteNode {
-        ByteNode(buffer: buffer, start: 0, end: buffer.count, tag: raw, wireType: noWireType)
+        ByteNode(buffer: buffer, start: 0, end: buffer.count, tag: raw, extra: noWireType)
     }
 
     /// An element node reading from `cursor`.
@@ -78,7 +78,7 @@ final class V2Format: ByteFormat {
             let start = r.offset
             cursor.offset = start + length
             node = ByteNode(
-                buffer: node.buffer, start: start, end: start + length, tag: Self.raw, wireType: Self.noWireType)
+                buffer: node.buffer, start: start, end: start + length, tag: Self.raw, extra: Self.noWireType)
             return (start, start + length)
         default:
             throw foundNil(what(), node)
@@ -132,7 +132,7 @@ final class V2Format: ByteFormat {
                 throw error
             }
             let value = ByteNode(
-                buffer: buffer, start: valueStart, end: r.offset, tag: Self.raw, wireType: type.rawValue)
+                buffer: buffer, start: valueStart, end: r.offset, tag: Self.raw, extra: type.rawValue)
             entries.append(.init(intKey: intKey, keyStart: keyStart, keyLength: keyLength, value: value))
         }
         return try ByteKeyedView(buffer: buffer, entries: entries)
@@ -151,7 +151,7 @@ final class V2Format: ByteFormat {
         let nils = nilIndexSets ? try Self.nilIndexSet(&r) : []
         var view = ByteUnkeyedView(buffer: node.buffer, offset: r.offset, end: end)
         view.cursor = ByteCursor(offset: r.offset, end: end)
-        view.nilIndices = nils
+        view.absentIndices = nils
         view.elementHint = elementHint
         return view
     }
@@ -328,7 +328,7 @@ final class V2Format: ByteFormat {
     // MARK: Unkeyed containers: elements back to back, after an optional nil index set
 
     private func atNil(_ view: ByteUnkeyedView) -> Bool {
-        view.nextNil < view.nilIndices.count && view.nilIndices[view.nextNil] == view.currentIndex
+        view.nextAbsent < view.absentIndices.count && view.absentIndices[view.nextAbsent] == view.currentIndex
     }
 
     private func offset(_ view: ByteUnkeyedView) -> Int { view.cursor?.offset ?? view.end }
@@ -336,13 +336,15 @@ final class V2Format: ByteFormat {
     /// At the end when the bytes are used up and every index of the nil index set was reached:
     /// an index past the last element is not skipped (the container would decode as if it were
     /// not there) but left for the type's next request, which fails.
-    func isAtEnd(_ view: ByteUnkeyedView) -> Bool { offset(view) >= view.end && view.nextNil >= view.nilIndices.count }
+    func isAtEnd(_ view: ByteUnkeyedView) -> Bool {
+        offset(view) >= view.end && view.nextAbsent >= view.absentIndices.count
+    }
 
     /// Unknown without the element type (`nil`), except when the container is empty or the
     /// decoder names the element type in advance (SIMD vectors). Not recorded in `counts`: the
     /// answer depends on how far the container was read.
     func count(_ view: ByteUnkeyedView, counts: UnkeyedCounts?) -> Int? {
-        let remainingNils = view.nilIndices.count - view.nextNil
+        let remainingNils = view.absentIndices.count - view.nextAbsent
         if offset(view) >= view.end { return view.currentIndex + remainingNils }
         guard let hint = view.elementHint else { return nil }
         var r = ByteReader(buffer: view.buffer, offset: offset(view), end: view.end)
@@ -356,7 +358,7 @@ final class V2Format: ByteFormat {
 
     func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool {
         if atNil(view) {
-            view.nextNil += 1
+            view.nextAbsent += 1
             view.currentIndex += 1
             return true
         }
@@ -368,7 +370,7 @@ final class V2Format: ByteFormat {
 
     func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode {
         if atNil(view) {
-            view.nextNil += 1
+            view.nextAbsent += 1
             view.currentIndex += 1
             return ByteNode(buffer: view.buffer, start: offset(view), end: offset(view), tag: Self.nilElement)
         }
@@ -386,4 +388,10 @@ final class V2Format: ByteFormat {
             throw WireFormatError(.invalidBytes, "an element was decoded without reading any bytes", offset: node.start)
         }
     }
+}
+
+extension ByteNode {
+    /// v2 keeps the wire type of the key a value was read under in the node's format-defined
+    /// ``ByteNode/extra`` byte (`V2Format.noWireType` when there is no key).
+    var wireType: UInt8 { extra }
 }
