@@ -84,7 +84,7 @@ final class V2Sink: ByteSink {
     }
 
     /// Empties the sink for a run, keeping its memory (up to a bound).
-    private func reset(maximumDepth: Int, nilIndexSets: Bool) {
+    private func reset(maximumDepth: Int, nilIndexSets: Bool, root: V2Writer.Context) {
         // As in V3Sink: four nodes per level of the encoder's depth, as the tree writer allows.
         self.maximumDepth = maximumDepth
         self.nilIndexSets = nilIndexSets
@@ -99,7 +99,7 @@ final class V2Sink: ByteSink {
         Self.empty(&nilIndices, keepingUpTo: V3Sink.keptCapacity / 8)
         Self.empty(&openNils, keepingUpTo: V3Sink.keptCapacity / 8)
         while !contexts.isEmpty { contexts.removeLast() }
-        contexts.append(Context(.top, children: .raw))
+        contexts.append(Context(.top, children: root))
     }
 
     private static func empty<Element>(_ array: inout [Element], keepingUpTo capacity: Int) {
@@ -112,10 +112,16 @@ final class V2Sink: ByteSink {
 
     /// `value` in v2 bytes, streamed; `nil` if the streaming run gave up or the sink could not
     /// write what it was sent (the caller then encodes through the tree).
-    static func encode<T: Encodable>(_ value: T, nilIndexSets: Bool, options: TreeEncoder) -> Data? {
+    ///
+    /// `asStreamElement` writes the value as `BinaryStreamEncoder` frames a v2 element: in the
+    /// context of an unkeyed container's element.
+    static func encode<T: Encodable>(
+        _ value: T, nilIndexSets: Bool, options: TreeEncoder, asStreamElement: Bool = false
+    ) -> Data? {
         StreamingScratch.with { scratch in
             let streamer = scratch.v2
-            streamer.sink.reset(maximumDepth: options.maximumDepth, nilIndexSets: nilIndexSets)
+            streamer.sink.reset(
+                maximumDepth: options.maximumDepth, nilIndexSets: nilIndexSets, root: asStreamElement ? .element : .raw)
             return streamer.run(value, options: options)
         }
     }
