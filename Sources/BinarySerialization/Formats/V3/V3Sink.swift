@@ -81,27 +81,35 @@ final class V3Sink: ByteSink {
 
     // MARK: Events
 
-    /// Appends `size` bytes written by `write`, as an element (with its length prefix) inside a
-    /// container, raw elsewhere.
-    @inline(__always)
-    private func append(_ size: Int, _ write: (inout ByteWriter) -> Void) {
-        guard childrenAreElements else { return buffer.append(size, write) }
-        let prefix = UInt64(size) << 1
-        buffer.append(varintSize(prefix) &+ size) { w in
-            w.varint(prefix)
-            write(&w)
-        }
-    }
-
     func value(_ node: BinaryValue) {
+        // Leaves and packed arrays are written here, not through a shared helper taking the write
+        // as a closure: that measured +5% instructions on P2 encode.
         if let size = Scalars.size(of: node) {
-            return append(size) { w in Scalars.write(node, to: &w) }
+            if childrenAreElements {
+                let prefix = UInt64(size) << 1
+                buffer.append(varintSize(prefix) &+ size) { w in
+                    w.varint(prefix)
+                    Scalars.write(node, to: &w)
+                }
+            } else {
+                buffer.append(size) { w in Scalars.write(node, to: &w) }
+            }
+            return
         }
         switch node {
         case .nil, .optional(.none), .single(.nil):
             buffer.byte(1)
         case .packed(let packed):
-            append(Scalars.size(of: packed)) { w in Scalars.write(packed, to: &w) }
+            let size = Scalars.size(of: packed)
+            if childrenAreElements {
+                let prefix = UInt64(size) << 1
+                buffer.append(varintSize(prefix) &+ size) { w in
+                    w.varint(prefix)
+                    Scalars.write(packed, to: &w)
+                }
+            } else {
+                buffer.append(size) { w in Scalars.write(packed, to: &w) }
+            }
         default:
             var writer = V3Writer()
             guard writer.append(node, asElement: childrenAreElements, to: &buffer, maximumDepth: maximumDepth) else {
