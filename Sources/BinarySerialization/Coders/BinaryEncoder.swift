@@ -1,6 +1,12 @@
 public import Foundation
 
-/// Encodes `Encodable` values to compact bytes, through a ``BinaryValue`` tree.
+/// Encodes `Encodable` values to compact bytes.
+///
+/// The bytes are those of the value's ``BinaryValue`` tree: ``encode(tree:)`` of ``encodeTree(_:)``
+/// gives the same bytes as ``encode(_:)``. Without sorted keys, ``encode(_:)`` writes them while the
+/// value encodes, without building the tree; a value whose `encode(to:)` uses its containers in an
+/// order that cannot be streamed is encoded through the tree instead (its `encode(to:)` then runs
+/// twice).
 ///
 /// ```swift
 /// var encoder = BinaryEncoder()                  // format .v3
@@ -76,13 +82,13 @@ public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
         }
     }
 
-    /// Encodes `value` to an inspectable tree (the first stage of `encode(_:)`).
+    /// Encodes `value` to an inspectable tree (the first stage of `encode(_:)`, which skips it
+    /// when it can write the bytes directly).
     public func encodeTree<T: Encodable>(_ value: T) throws -> BinaryValue {
         try treeEncoder.encodeTree(value)
     }
 
-    /// Serializes a tree (the second stage of `encode(_:)`): `encode(tree: encodeTree(v))`
-    /// equals `encode(v)`. With ``sortKeysDuringEncoding``, keyed containers are sorted first.
+    /// Serializes a tree (the second stage): `encode(tree: encodeTree(v))` equals `encode(v)`. With ``sortKeysDuringEncoding``, keyed containers are sorted first.
     public func encode(tree: BinaryValue) throws -> Data {
         try serialize(tree, sorted: false)
     }
