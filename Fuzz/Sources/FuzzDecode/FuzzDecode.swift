@@ -10,7 +10,8 @@ import BinarySerialization
 // What traps (and so is reported by libFuzzer), besides the decoder trapping by itself:
 // - decode, decodeTree or transcode throwing anything but `DecodingError`/`EncodingError`;
 // - with FUZZ_ROUNDTRIP unset or not "0": a decoded value that re-encodes (v3 and v2) to bytes
-//   that do not decode, or, for deterministic types, that re-encode to different bytes.
+//   that do not decode, or, for deterministic types, that re-encode to different bytes; or whose
+//   unsorted (streamed) encoding differs from its encoding through the tree.
 // Thrown `DecodingError`s are the expected answer to bad input and are ignored.
 
 struct FuzzInput {
@@ -111,6 +112,19 @@ func exercise<T: Codable>(_ type: T.Type, _ input: FuzzInput, deterministic: Boo
         do { again = try input.decoder(format).decode(T.self, from: bytes) } catch {
             let hex = bytes.prefix(256).map { String(format: "%02x", $0) }.joined(separator: " ")
             violation("\(T.self) decoded, re-encoded to \(format) as [\(hex)], which does not decode: \(error)", input)
+        }
+        // The unsorted encoder writes without a tree (streaming): the same bytes as through the
+        // tree, or the same error. Both runs encode the same instance (a `Set` iterates alike).
+        var unsorted = encoder
+        unsorted.sortKeysDuringEncoding = false
+        let streamed = Result { try unsorted.encode(value) }
+        let viaTree = Result { try unsorted.encode(tree: unsorted.encodeTree(value)) }
+        switch (streamed, viaTree) {
+        case (.success(let a), .success(let b)) where a == b: break
+        case (.failure, .failure): break
+        default:
+            violation(
+                "\(T.self) unsorted encode to \(format): streamed \(streamed) but through the tree \(viaTree)", input)
         }
         guard deterministic else { continue }
         let bytesAgain: Data
