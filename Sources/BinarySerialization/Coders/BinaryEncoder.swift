@@ -3,7 +3,7 @@ public import Foundation
 /// Encodes `Encodable` values to compact bytes.
 ///
 /// The bytes are those of the value's ``BinaryValue`` tree: ``encode(tree:)`` of ``encodeTree(_:)``
-/// gives the same bytes as ``encode(_:)``. Without sorted keys, ``encode(_:)`` writes them while the
+/// gives the same bytes as ``encode(_:)-method``. Without sorted keys, that method writes them while the
 /// value encodes, without building the tree; a value whose `encode(to:)` uses its containers in an
 /// order that cannot be streamed is encoded through the tree instead (its `encode(to:)` then runs
 /// twice).
