@@ -541,6 +541,36 @@ import Testing
         #expect(encoded == (try setup.encoder.encode(twoAndThree)))
     }
 
+    /// A container handed out after the streaming run gave up (a misuse), kept, and written at the
+    /// end of a later run on the same thread: it must not reach the later run's bytes (the
+    /// container of a run that gave up belongs to no frame, not even the later run's root).
+    @Test(arguments: Setup.all)
+    func containerFromARunThatGaveUpDoesNotWriteIntoALaterOne(_ setup: Setup) throws {
+        final class Keeper: @unchecked Sendable { var container: KeyedEncodingContainer<Key>? }
+        let keeper = Keeper()
+        let first = Scripted { e in
+            var u = e.unkeyedContainer()
+            try u.encode(1)
+            // A keyed container after an unkeyed one: the streaming run gives up here. Only the
+            // streaming run's container is kept (the tree path runs this closure again).
+            let k = e.container(keyedBy: Key.self)
+            if keeper.container == nil { keeper.container = k }
+        }
+        _ = try? setup.encoder.encode(first)
+        let second = Scripted { e in
+            var c = e.unkeyedContainer()
+            try c.encode(2)
+            try? keeper.container?.encode(99, forKey: Key("late"))
+        }
+        let encoded = try setup.encoder.encode(second)
+        #expect(.bytes(encoded) == Self.viaTree(second, setup.encoder))
+        let justTwo = Scripted { e in
+            var c = e.unkeyedContainer()
+            try c.encode(2)
+        }
+        #expect(encoded == (try setup.encoder.encode(justTwo)))
+    }
+
     /// `codingPath` read inside `encode(to:)` is the same in both paths.
     @Test func codingPathsMatchTheTreePath() throws {
         final class Paths: @unchecked Sendable { var seen: [String] = [] }

@@ -66,13 +66,13 @@ struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private func nested(_ kind: StreamingEncoder.State, _ key: BinaryKey) -> Int {
         guard let index = start(key) else { return 0 }
         engine.sink.begin(kind == .keyed ? .keyed : .unkeyed)
-        return engine.push(kind, step: .key(key), in: index, openInSink: true)
+        return engine.push(kind, step: .key(key), in: index)
     }
 
     private func superEncoder(for key: BinaryKey) -> any Encoder {
         guard let index = start(key) else { return StreamingEncoderHandle(engine: engine, id: 0) }
         let depth = engine.frames[index].encoderDepth &+ 1
-        let child = engine.push(.encoder, step: .key(key), in: index, encoderDepth: depth, openInSink: false)
+        let child = engine.push(.encoder, step: .key(key), in: index, encoderDepth: depth)
         return StreamingEncoderHandle(engine: engine, id: child)
     }
 }
@@ -142,14 +142,14 @@ struct StreamingUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func superEncoder() -> any Encoder {
         guard let (index, element) = start() else { return StreamingEncoderHandle(engine: engine, id: 0) }
         let depth = engine.frames[index].encoderDepth &+ 1
-        let child = engine.push(.encoder, step: .index(element), in: index, encoderDepth: depth, openInSink: false)
+        let child = engine.push(.encoder, step: .index(element), in: index, encoderDepth: depth)
         return StreamingEncoderHandle(engine: engine, id: child)
     }
 
     private mutating func nested(_ kind: StreamingEncoder.State) -> Int {
         guard let (index, element) = start() else { return 0 }
         engine.sink.begin(kind == .keyed ? .keyed : .unkeyed)
-        return engine.push(kind, step: .index(element), in: index, openInSink: true)
+        return engine.push(kind, step: .index(element), in: index)
     }
 }
 

@@ -21,8 +21,9 @@ package final class StreamingEncoder {
     /// The keys written so far in open keyed containers (each frame owns a suffix).
     @exclusivity(unchecked) var keys: [BinaryKey] = []
     @exclusivity(unchecked) var nextID = 1
-    /// The answers of the `DirectTreeEncodable` conformance check for the types seen in this run:
-    /// the runtime's lookup costs a few hundred instructions, a scan of a few entries far less.
+    /// The answers of the `DirectTreeEncodable` conformance check for the first types this engine
+    /// met, kept from run to run (an engine serves one thread): the runtime's lookup costs a few
+    /// hundred instructions, a scan of a few entries far less.
     @exclusivity(unchecked) private var directTypes:
         [(type: ObjectIdentifier, direct: (any DirectTreeEncodable.Type)?)] =
             []
@@ -62,8 +63,6 @@ package final class StreamingEncoder {
         let keyStart: Int
         /// The keys of a large keyed container, for O(1) duplicate checks.
         var keySet: Set<BinaryKey>?
-        /// Whether the sink got `begin` for this frame (and needs `end`).
-        var isOpenInSink = false
     }
 
     /// A duplicate check switches from a scan to a set past this many keys.
@@ -95,9 +94,13 @@ package final class StreamingEncoder {
         // Element by element: `removeAll(keepingCapacity:)` costs more for the few left here.
         while !frames.isEmpty { frames.removeLast() }
         while !keys.isEmpty { keys.removeLast() }
-        gaveUp = false  // `nextID` goes on counting: a container kept from an earlier run never matches
+        gaveUp = false
+        // `nextID` goes on counting, for the root too: a container kept from an earlier run (or
+        // handed out as id 0 after giving up) never names a frame of this run.
+        let rootID = nextID
+        nextID &+= 1
         frames.append(
-            Frame(id: 0, state: .holder, step: nil, encoderDepth: 0, valueDepth: 0, pathDepth: 0, keyStart: 0))
+            Frame(id: rootID, state: .holder, step: nil, encoderDepth: 0, valueDepth: 0, pathDepth: 0, keyStart: 0))
         defer { userInfo = [:] }  // do not keep the caller's objects alive between runs
         do {
             if throughEncodable {
@@ -108,7 +111,7 @@ package final class StreamingEncoder {
         } catch {
             return false
         }
-        return activate(0) != nil && !gaveUp
+        return activate(rootID) != nil && !gaveUp
     }
 
     // MARK: Giving up
@@ -143,21 +146,19 @@ package final class StreamingEncoder {
         return gaveUp ? nil : index
     }
 
-    /// Opens a frame inside frame `parent` (the innermost one) and returns its id.
-    func push(
-        _ state: State, step: PathStep?, in parent: Int, encoderDepth: Int? = nil, openInSink: Bool
-    ) -> Int {
+    /// Opens a frame inside frame `parent` (the innermost one) and returns its id. A keyed or
+    /// unkeyed frame is a node the sink has begun (every frame in those states is one).
+    func push(_ state: State, step: PathStep?, in parent: Int, encoderDepth: Int? = nil) -> Int {
         let p = frames[parent]
         let pathDepth = step == nil ? p.pathDepth : p.pathDepth &+ 1
         let ownerDepth = encoderDepth ?? p.encoderDepth
         let valueDepth = encoderDepth == nil ? max(p.valueDepth, pathDepth) : ownerDepth
         let id = nextID
         nextID &+= 1
-        var frame = Frame(
-            id: id, state: state, step: step, encoderDepth: ownerDepth, valueDepth: valueDepth,
-            pathDepth: pathDepth, keyStart: keys.count)
-        frame.isOpenInSink = openInSink
-        frames.append(frame)
+        frames.append(
+            Frame(
+                id: id, state: state, step: step, encoderDepth: ownerDepth, valueDepth: valueDepth,
+                pathDepth: pathDepth, keyStart: keys.count))
         return id
     }
 
@@ -175,7 +176,7 @@ package final class StreamingEncoder {
             // The tree encoder reports a single-value container without a value.
             giveUp()
         case .keyed, .unkeyed:
-            if frame.isOpenInSink { sink.end() }
+            sink.end()
         }
     }
 
@@ -190,7 +191,7 @@ package final class StreamingEncoder {
         try encodeWithChild(value, step: step, in: parent)
     }
 
-    /// `T` as a `DirectTreeEncodable` type, or `nil`; remembered for the first 16 types.
+    /// `T` as a `DirectTreeEncodable` type, or `nil`; remembered for the engine's first 16 types.
     @inline(__always)
     private func directType<T>(_ type: T.Type) -> (any DirectTreeEncodable.Type)? {
         let id = ObjectIdentifier(T.self)
@@ -210,7 +211,7 @@ package final class StreamingEncoder {
     func encodeWithChild<T: Encodable>(_ value: T, step: PathStep?, in parent: Int) throws {
         let depth = frames[parent].valueDepth
         guard depth < maximumDepth else { throw giveUp() }
-        let id = push(.encoder, step: step, in: parent, encoderDepth: depth &+ 1, openInSink: false)
+        let id = push(.encoder, step: step, in: parent, encoderDepth: depth &+ 1)
         try value.encode(to: StreamingEncoderHandle(engine: self, id: id))
         guard activate(id) != nil else { throw giveUp() }
         closeTop()
@@ -312,11 +313,9 @@ struct StreamingEncoderHandle: Encoder {
         switch (engine.frames[index].state, kind) {
         case (.encoder, .keyed):
             engine.frames[index].state = .keyed
-            engine.frames[index].isOpenInSink = true
             engine.sink.begin(.keyed)
         case (.encoder, .unkeyed):
             engine.frames[index].state = .unkeyed
-            engine.frames[index].isOpenInSink = true
             engine.sink.begin(.unkeyed)
         case (.encoder, .singleRequested):
             engine.frames[index].state = .singleRequested
