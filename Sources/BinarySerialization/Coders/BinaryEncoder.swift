@@ -71,14 +71,17 @@ public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
     /// encoding order); `nil` when the value must go through the tree: sorted keys, a run of
     /// container calls only the tree encoder handles (see `StreamingEncoder`), or something the
     /// format cannot write (the tree path reports the error). Equal to the tree path's bytes
-    /// whenever it is not `nil`.
-    package func streamed<T: Encodable>(_ value: T) -> Data? {
+    /// whenever it is not `nil`. `asStreamElement`: framed as `BinaryStreamEncoder` frames an
+    /// element.
+    package func streamed<T: Encodable>(_ value: T, asStreamElement: Bool = false) -> Data? {
         guard !sortsKeys else { return nil }
         switch format {
         case .v3:
-            return V3Sink.encode(value, options: treeEncoder)
+            return V3Sink.encode(value, options: treeEncoder, asStreamElement: asStreamElement)
         case .v2:
-            return V2Sink.encode(value, nilIndexSets: prependNilIndexSetForUnkeyedContainers, options: treeEncoder)
+            return V2Sink.encode(
+                value, nilIndexSets: prependNilIndexSetForUnkeyedContainers, options: treeEncoder,
+                asStreamElement: asStreamElement)
         }
     }
 

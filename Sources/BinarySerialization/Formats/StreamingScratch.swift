@@ -60,3 +60,15 @@ protocol ByteSink: EncodingSink {
     /// The bytes of what the sink was sent; `nil` if it could not write them.
     func finish() -> Data?
 }
+
+extension Array {
+    /// Empties the array for the next run, keeping its memory unless it holds more than
+    /// `capacity` elements' worth (a thread keeps its sinks between calls).
+    mutating func removeAll(keepingCapacityUpTo capacity: Int) {
+        if self.capacity > capacity {
+            self = []
+        } else if !isEmpty {
+            removeAll(keepingCapacity: true)
+        }
+    }
+}

@@ -19,20 +19,8 @@ public struct BinaryStreamEncoder<Element: Encodable>: Sendable {
 
     /// The framed bytes of one element.
     public func encode(_ element: Element) throws -> Data {
-        if !encoder.sortsKeys, let streamed = streamed(element) { return streamed }
+        if let streamed = encoder.streamed(element, asStreamElement: true) { return streamed }
         return try encodeThroughTree(element)
-    }
-
-    /// The element's framed bytes written without a tree; `nil` when it must go through the tree.
-    private func streamed(_ element: Element) -> Data? {
-        switch encoder.format {
-        case .v3:
-            return V3Sink.encode(element, options: encoder.treeEncoder, asStreamElement: true)
-        case .v2:
-            return V2Sink.encode(
-                element, nilIndexSets: encoder.prependNilIndexSetForUnkeyedContainers, options: encoder.treeEncoder,
-                asStreamElement: true)
-        }
     }
 
     /// The framed bytes of one element, written from its tree (what ``encode(_:)`` falls back to

@@ -88,26 +88,17 @@ final class V2Sink: ByteSink {
         // As in V3Sink: four nodes per level of the encoder's depth, as the tree writer allows.
         self.maximumDepth = maximumDepth
         self.nilIndexSets = nilIndexSets
-        let (limit, overflow) = maximumDepth.multipliedReportingOverflow(by: 4)
-        depthLimit = overflow ? Int.max : limit
+        depthLimit = DepthGuard.nodeLimit(maximumDepth: maximumDepth)
         failed = false
         keyAt = -1
         keyIsInvalid = false
         keyThroughSingle = false
         buffer.removeAll(keepingCapacityUpTo: V3Sink.keptCapacity)
-        Self.empty(&insertions, keepingUpTo: V3Sink.keptCapacity / 16)
-        Self.empty(&nilIndices, keepingUpTo: V3Sink.keptCapacity / 8)
-        Self.empty(&openNils, keepingUpTo: V3Sink.keptCapacity / 8)
+        insertions.removeAll(keepingCapacityUpTo: V3Sink.keptCapacity / 16)
+        nilIndices.removeAll(keepingCapacityUpTo: V3Sink.keptCapacity / 8)
+        openNils.removeAll(keepingCapacityUpTo: V3Sink.keptCapacity / 8)
         while !contexts.isEmpty { contexts.removeLast() }
         contexts.append(Context(.top, children: root))
-    }
-
-    private static func empty<Element>(_ array: inout [Element], keepingUpTo capacity: Int) {
-        if array.capacity > capacity {
-            array = []
-        } else if !array.isEmpty {
-            array.removeAll(keepingCapacity: true)
-        }
     }
 
     /// `value` in v2 bytes, streamed; `nil` if the streaming run gave up or the sink could not

@@ -43,15 +43,10 @@ final class V3Sink: ByteSink {
         // The tree writer allows four nodes per level of the encoder's depth (DepthGuard); past
         // that the run gives up and the tree path reports the error.
         self.maximumDepth = maximumDepth
-        let (limit, overflow) = maximumDepth.multipliedReportingOverflow(by: 4)
-        depthLimit = overflow ? Int.max : limit
+        depthLimit = DepthGuard.nodeLimit(maximumDepth: maximumDepth)
         failed = false
         buffer.removeAll(keepingCapacityUpTo: Self.keptCapacity)
-        if prefixes.capacity > Self.keptCapacity / 16 {
-            prefixes = []
-        } else {
-            prefixes.removeAll(keepingCapacity: true)
-        }
+        prefixes.removeAll(keepingCapacityUpTo: Self.keptCapacity / 16)
         while !contexts.isEmpty { contexts.removeLast() }
         contexts.append(Context(childrenAreElements: rootIsElement, prefix: -1))
     }

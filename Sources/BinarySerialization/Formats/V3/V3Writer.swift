@@ -222,7 +222,13 @@ struct DepthGuard {
     private var depth = 0
 
     mutating func setMaximumDepth(_ maximumDepth: Int) {
-        limit = maximumDepth.multipliedReportingOverflow(by: 4).overflow ? Int.max : maximumDepth * 4
+        limit = Self.nodeLimit(maximumDepth: maximumDepth)
+    }
+
+    /// The node nesting allowed for an encoder's `maximumDepth` (the streaming sinks give up past it).
+    static func nodeLimit(maximumDepth: Int) -> Int {
+        let (limit, overflow) = maximumDepth.multipliedReportingOverflow(by: 4)
+        return overflow ? Int.max : limit
     }
 
     @inline(__always)
