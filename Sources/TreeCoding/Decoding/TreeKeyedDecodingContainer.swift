@@ -104,11 +104,16 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// An absent key decodes as nil when `T` is optional (BinaryCodable 2.x leaves nil optionals
     /// out of keyed containers), and throws `keyNotFound` otherwise.
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        guard var n = try lookup(key) else {
-            if let optional = T.self as? any NilRepresentable.Type, let none = optional.nilValue as? T { return none }
-            throw missing(key)
-        }
+        guard var n = try lookup(key) else { return try absent(T.self, key) }
         return try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
+    }
+
+    /// The value of an absent key: nil for an optional `T`, else `keyNotFound`. Out of line, as
+    /// its `T?` locals make a generic function look up `Optional<T>`'s metadata on every call.
+    @inline(never)
+    private func absent<T>(_ type: T.Type, _ key: Key) throws -> T {
+        if let optional = T.self as? any NilRepresentable.Type, let none = optional.nilValue as? T { return none }
+        throw missing(key)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
