@@ -222,6 +222,48 @@ import Testing
         stash.clear()  // the stash and the decoder's userInfo hold each other
     }
 
+    /// Keeps the keyed container of each value it decodes.
+    final class KeptContainers: @unchecked Sendable {
+        var keyed: [KeyedDecodingContainer<Key>] = []
+    }
+
+    static let keptKey = CodingUserInfoKey(rawValue: "kept")!
+
+    struct KeepsItsContainer: Decodable {
+        init(from decoder: any Decoder) throws {
+            let kept = try #require(decoder.userInfo[MisuseTests.keptKey] as? KeptContainers)
+            kept.keyed.append(try decoder.container(keyedBy: Key.self))
+        }
+    }
+
+    /// Decodes each element with `KeepsItsContainer`, then reads every kept container.
+    struct ReadsKeptContainersLater: Decodable {
+        let texts: [String]
+        let lists: [[String]]
+        init(from decoder: any Decoder) throws {
+            let kept = try #require(decoder.userInfo[MisuseTests.keptKey] as? KeptContainers)
+            var elements = try decoder.unkeyedContainer()
+            while !elements.isAtEnd { _ = try elements.decode(KeepsItsContainer.self) }
+            texts = try kept.keyed.map { try $0.decode(String.self, forKey: Key("text")) }
+            lists = try kept.keyed.map { try $0.decode([String].self, forKey: Key("list")) }
+        }
+    }
+
+    /// The decoder reuses a finished value's keyed container state for the next value; one that
+    /// its type kept must go on reading its own value while the decode call runs.
+    @Test(arguments: formats)
+    func keyedContainersKeptPastTheirValueReadTheirOwnFields(_ format: BinaryFormat) throws {
+        let values = [Stored(text: "one", list: ["a"]), Stored(text: "two", list: []), Stored(text: "three")]
+        let data = try BinaryEncoder(format: format).encode(values)
+        let kept = KeptContainers()
+        var decoder = BinaryDecoder(format: format)
+        decoder.userInfo[Self.keptKey] = kept
+        let decoded = try decoder.decode(ReadsKeptContainersLater.self, from: data)
+        #expect(decoded.texts == ["one", "two", "three"])
+        #expect(decoded.lists == [["a"], [], ["a", "b"]])
+        kept.keyed.removeAll()
+    }
+
     /// A tree owns its values: containers kept past `decode(fromTree:)` go on working.
     @Test func treeContainersKeptPastDecodeKeepWorking() throws {
         let tree = try BinaryEncoder().encodeTree(Stored())

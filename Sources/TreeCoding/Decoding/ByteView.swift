@@ -149,38 +149,45 @@ package struct ByteKeyedView {
     var allKeys: [BinaryKey] { entries.map { Self.key(of: $0, buffer) } }
 
     /// The entry of a key: by integer when the key has one, else by its UTF-8 bytes.
-    func position(_ key: some CodingKey) -> Int? {
-        if let i = key.intValue { return position(intKey: i) }
-        return position(name: key.stringValue)
+    ///
+    /// Types read their fields in the order they wrote them, almost always, so the search starts
+    /// at `hint` (the entry after the last one found) and wraps around.
+    func position(_ key: some CodingKey, hint: Int = 0) -> Int? {
+        if let i = key.intValue { return position(intKey: i, hint: hint) }
+        return position(name: key.stringValue, hint: hint)
     }
 
-    func position(intKey: Int) -> Int? {
+    func position(intKey: Int, hint: Int = 0) -> Int? {
         if let index { return index[BinaryKey(intValue: intKey)] }
         return entries.withUnsafeBufferPointer { e -> Int? in
-            var p = 0
-            while p < e.count {
+            let count = e.count
+            var p = hint < count ? hint : 0
+            for _ in 0..<count {
                 if e[p].intKey == intKey { return p }
-                p += 1
+                p = p + 1 == count ? 0 : p + 1
             }
             return nil
         }
     }
 
-    func position(name: String) -> Int? {
+    func position(name: String, hint: Int = 0) -> Int? {
         if let index { return index[BinaryKey(stringValue: name)] }
         var name = name
         return name.withUTF8 { utf8 -> Int? in
-            var p = 0
-            while p < entries.count {
-                let e = entries[p]
-                if e.intKey == Entry.stringKey, e.keyLength == utf8.count,
-                    bytesEqual(buffer, e.keyStart, utf8.baseAddress.map { UnsafeRawPointer($0) }, e.keyLength)
-                {
-                    return p
+            entries.withUnsafeBufferPointer { e -> Int? in
+                let count = e.count
+                let bytes = utf8.baseAddress.map { UnsafeRawPointer($0) }
+                var p = hint < count ? hint : 0
+                for _ in 0..<count {
+                    if e[p].intKey == Entry.stringKey, e[p].keyLength == utf8.count,
+                        bytesEqual(buffer, e[p].keyStart, bytes, utf8.count)
+                    {
+                        return p
+                    }
+                    p = p + 1 == count ? 0 : p + 1
                 }
-                p += 1
+                return nil
             }
-            return nil
         }
     }
 
@@ -254,7 +261,9 @@ package final class UnkeyedCounts {
 /// A wire format's reading of byte nodes.
 package protocol ByteFormat: AnyObject, Sendable {
     func isNil(_ node: ByteNode) -> Bool
-    func keyedView(_ node: inout ByteNode) throws -> ByteKeyedView
+    /// Frames the entries of a keyed container, appending them to `entries` (empty on entry; its
+    /// capacity is kept from earlier containers). ``ByteKeyedView`` checks them.
+    func keyedEntries(_ node: inout ByteNode, into entries: inout [ByteKeyedView.Entry]) throws
     func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?) throws -> ByteUnkeyedView
     func singleValueContent(_ node: inout ByteNode) throws -> ByteNode?
     func optionalContent(_ node: inout ByteNode) throws -> ByteNode?

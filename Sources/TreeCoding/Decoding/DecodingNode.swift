@@ -36,20 +36,38 @@ package enum DecodingNode {
     }
 
     package mutating func keyedView(_ format: (any ByteFormat)?) throws -> KeyedView {
+        var storage: [ByteKeyedView.Entry] = []
+        return try keyedView(format, storage: &storage)
+    }
+
+    /// The keyed view of the node; a byte node's entries are framed into `storage`, whose
+    /// capacity a caller may keep from one container to the next.
+    package mutating func keyedView(_ format: (any ByteFormat)?, storage: inout [ByteKeyedView.Entry]) throws
+        -> KeyedView
+    {
         switch self {
         case .tree(let v):
             return .tree(try v.treeKeyedView())
         case .bytes(var b):
-            let view = try Self.requireFormat(format).keyedView(&b)
+            let view = try Self.byteKeyedView(&b, format, &storage)
             self = .bytes(b)
             return .bytes(view)
         case .recording(let n):
             var b = n.byteNode
             let slot = n.slot
-            let view = try Self.requireFormat(format).keyedView(&b)
+            let view = try Self.byteKeyedView(&b, format, &storage)
             self = .recording(RecordingNode(b, slot))
             return .recording(try slot.recordKeyed(view))
         }
+    }
+
+    @inline(__always)
+    private static func byteKeyedView(
+        _ node: inout ByteNode, _ format: (any ByteFormat)?, _ storage: inout [ByteKeyedView.Entry]
+    ) throws -> ByteKeyedView {
+        storage.removeAll(keepingCapacity: true)
+        try requireFormat(format).keyedEntries(&node, into: &storage)
+        return try ByteKeyedView(buffer: node.buffer, entries: storage)
     }
 
     package mutating func unkeyedView(_ format: (any ByteFormat)?, elementHint: ScalarKind?) throws -> UnkeyedView {
@@ -241,13 +259,20 @@ package enum DecodingNode {
             }
         }
 
-        /// The value node for `key`, or `nil` when absent.
+        /// The value node for `key`, or `nil` when absent; the search of stored entries starts at
+        /// `hint` and leaves it after the entry found.
         @inline(__always)
-        package func node(forKey key: some CodingKey, _ format: (any ByteFormat)?) -> DecodingNode? {
+        package func node(forKey key: some CodingKey, hint: inout Int) -> DecodingNode? {
             switch self {
-            case .bytes(let v): return v.node(forKey: key).map { .bytes($0) }
+            case .bytes(let v):
+                guard let p = v.position(key, hint: hint) else { return nil }
+                hint = p + 1
+                return .bytes(v.entries[p].value)
             case .tree(let v): return v.node(forKey: key).map { .tree($0) }
-            case .recording(let r): return r.node(forKey: key)
+            case .recording(let r):
+                guard let p = r.base.position(key, hint: hint) else { return nil }
+                hint = p + 1
+                return r.node(at: p, forKey: key)
             }
         }
 

@@ -64,9 +64,12 @@ package final class TreeDecoderImpl: Decoder {
         throughDecodable: Bool = false
     ) throws -> T {
         let impl = TreeDecoderImpl(node: node, format: format, options: options)
-        // Byte nodes point into the caller's buffer, which is only valid during this call: a
-        // decoder or container that a type kept (legal in Swift) must not read it afterwards.
-        defer { if format != nil { impl.session.close() } }
+        defer {
+            // Byte nodes point into the caller's buffer, which is only valid during this call: a
+            // decoder or container that a type kept (legal in Swift) must not read it afterwards.
+            if format != nil { impl.session.close() }
+            impl.session.keyedStates.removeAll()
+        }
         var root = node
         if throughDecodable {
             return try impl.decodeWithInit(T.self, from: &root, parent: .root, step: nil)
@@ -82,9 +85,11 @@ package final class TreeDecoderImpl: Decoder {
     package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try session.check(pathNode)
         opened = true
-        let view: DecodingNode.KeyedView
-        do { view = try node.keyedView(format) } catch { throw decodingError(error, type, pathNode.path) }
-        return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(impl: self, view: view, path: pathNode))
+        let state: KeyedContainerState
+        do { state = try session.keyedStates.open(&node, impl: self, path: pathNode) } catch {
+            throw decodingError(error, type, pathNode.path)
+        }
+        return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: state))
     }
 
     package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -152,6 +157,7 @@ package final class TreeDecoderImpl: Decoder {
         let savedNode = self.node
         let savedPath = self.pathNode
         let savedOpened = self.opened
+        let savedKeyedStates = session.keyedStates.inUse
         self.node = node
         self.pathNode = parent.appending(step)
         let facts = typeFacts.entry(T.self)
@@ -165,6 +171,7 @@ package final class TreeDecoderImpl: Decoder {
             self.pathNode = savedPath
             self.elementHint = nil
             self.opened = savedOpened
+            session.keyedStates.inUse = savedKeyedStates
             depth -= 1
         }
         let value = try T(from: self)
@@ -214,6 +221,8 @@ protocol ElementHinted {
 /// type kept throws instead of reading that memory.
 package final class DecodingSession {
     @exclusivity(unchecked) private var isClosed = false
+    /// The states of the run's keyed containers, for reuse.
+    let keyedStates = KeyedStatePool()
 
     package init() {}
 

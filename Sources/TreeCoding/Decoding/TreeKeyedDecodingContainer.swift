@@ -1,26 +1,28 @@
 /// Keyed container of ``TreeDecoderImpl`` over a node's keyed view.
 struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let impl: TreeDecoderImpl
-    let view: DecodingNode.KeyedView
-    let path: CodingPathNode
+    /// Everything else; see ``KeyedContainerState`` for why it is one reference.
+    let state: KeyedContainerState
+
+    var impl: TreeDecoderImpl { state.impl }
+    var path: CodingPathNode { state.path }
 
     var codingPath: [any CodingKey] { path.path }
 
     var allKeys: [Key] {
         guard impl.session.isOpen else { return [] }
-        return view.allKeys.compactMap { k in
+        return state.view.allKeys.compactMap { k in
             if let i = k.intValue, let key = Key(intValue: i) { return key }
             return Key(stringValue: k.stringValue)
         }
     }
 
-    func contains(_ key: Key) -> Bool { impl.session.isOpen && view.contains(key) }
+    func contains(_ key: Key) -> Bool { impl.session.isOpen && state.view.contains(key) }
 
     /// The node of `key`, or `nil` when absent; throws once the decoding run has returned.
     @inline(__always)
     private func lookup(_ key: Key) throws -> DecodingNode? {
         try impl.session.check(path)
-        return view.node(forKey: key, impl.format)
+        return state.node(forKey: key)
     }
 
     @inline(__always)
@@ -120,12 +122,11 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
         var n = try node(key, [String: Any].self)
-        let nested: DecodingNode.KeyedView
-        do { nested = try n.keyedView(impl.format) } catch {
+        let nested: KeyedContainerState
+        do { nested = try impl.session.keyedStates.open(&n, impl: impl, path: path.appending(key)) } catch {
             throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key))))
         }
-        return KeyedDecodingContainer(
-            TreeKeyedDecodingContainer<NestedKey>(impl: impl, view: nested, path: path.appending(key)))
+        return KeyedDecodingContainer(TreeKeyedDecodingContainer<NestedKey>(state: nested))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -147,7 +148,8 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     private func superDecoder(for key: BinaryKey, lookup: some CodingKey) throws -> any Decoder {
         try impl.session.check(path)
-        guard let found = view.node(forKey: lookup, impl.format) else {
+        var hint = 0
+        guard let found = state.view.node(forKey: lookup, hint: &hint) else {
             throw DecodingError.keyNotFound(
                 key,
                 .init(codingPath: path.path, debugDescription: "No value for key \(key) at \(describe(path.path))."))

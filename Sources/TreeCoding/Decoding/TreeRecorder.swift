@@ -174,10 +174,10 @@ package struct RecordingKeyedView {
     /// The slot of the first stored field.
     let first: Int
 
+    /// The value stored at `position`, found for `key`.
     @inline(never)
-    func node(forKey key: some CodingKey) -> DecodingNode? {
-        guard let position = base.position(key) else { return nil }
-        return recorded(base.entries[position].value, at: position, forKey: BinaryKey(key))
+    func node(at position: Int, forKey key: some CodingKey) -> DecodingNode {
+        recorded(base.entries[position].value, at: position, forKey: BinaryKey(key))
     }
 
     /// `found`, the value stored at `position`, wrapped so that what is read from it is recorded.

@@ -85,17 +85,12 @@ final class V2Format: ByteFormat {
         }
     }
 
-    func keyedView(_ node: inout ByteNode) throws -> ByteKeyedView {
-        let (start, end) = try delimitedRange(&node, "a keyed container")
-        return try Self.keyedEntries(node.buffer, start, end)
-    }
-
     /// Each entry is a key varint carrying the wire type (`k << 4 | type` or
     /// `len << 4 | 8 | type` + UTF-8), then the value in that wire type.
-    static func keyedEntries(_ buffer: UnsafeRawBufferPointer, _ start: Int, _ end: Int) throws -> ByteKeyedView {
+    func keyedEntries(_ node: inout ByteNode, into entries: inout [ByteKeyedView.Entry]) throws {
+        let (start, end) = try delimitedRange(&node, "a keyed container")
+        let buffer = node.buffer
         var r = ByteReader(buffer: buffer, offset: start, end: end)
-        var entries: [ByteKeyedView.Entry] = []
-        entries.reserveCapacity(8)
         while !r.isAtEnd {
             let keyAt = r.offset
             let raw = try r.varint()
@@ -108,7 +103,7 @@ final class V2Format: ByteFormat {
             if raw & 8 != 0 {
                 (keyStart, keyLength) = try r.keyBytes(raw >> 4, keyAt: keyAt)
             } else {
-                intKey = signedKey(raw >> 4)
+                intKey = Self.signedKey(raw >> 4)
             }
             var valueStart = r.offset
             do {
@@ -135,7 +130,6 @@ final class V2Format: ByteFormat {
                 buffer: buffer, start: valueStart, end: r.offset, tag: Self.raw, extra: type.rawValue)
             entries.append(.init(intKey: intKey, keyStart: keyStart, keyLength: keyLength, value: value))
         }
-        return try ByteKeyedView(buffer: buffer, entries: entries)
     }
 
     /// An integer key's 60 bits (`varint >> 4`) as the signed value BinaryCodable 2.x wrote:

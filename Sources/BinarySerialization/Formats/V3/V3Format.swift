@@ -28,11 +28,9 @@ final class V3Format: ByteFormat {
 
     /// A keyed container: entries of a key (`varint(k << 1)`, or `varint(len << 1 | 1)` and UTF-8)
     /// followed by an element. A repeated key is corrupt data.
-    func keyedView(_ node: inout ByteNode) throws -> ByteKeyedView {
+    func keyedEntries(_ node: inout ByteNode, into entries: inout [ByteKeyedView.Entry]) throws {
         if node.tag == Self.nilElement { throw foundNil("a keyed container", node) }
         var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
-        var entries: [ByteKeyedView.Entry] = []
-        entries.reserveCapacity(8)
         while !r.isAtEnd {
             let keyAt = r.offset
             let raw = try r.varint()
@@ -60,7 +58,6 @@ final class V3Format: ByteFormat {
                 throw error
             }
         }
-        return try ByteKeyedView(buffer: node.buffer, entries: entries)
     }
 
     func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?) throws -> ByteUnkeyedView {
