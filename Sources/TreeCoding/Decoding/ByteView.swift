@@ -70,7 +70,7 @@ package struct ByteKeyedView {
     }
 
     let buffer: UnsafeRawBufferPointer
-    let entries: [Entry]
+    let entries: KeyedEntries
     /// Key -> entry, for large containers.
     let index: [BinaryKey: Int]?
 
@@ -78,38 +78,38 @@ package struct ByteKeyedView {
 
     /// Checks the entries for invalid UTF-8 and repeated keys (both corrupt data) and indexes
     /// large containers.
-    package init(buffer: UnsafeRawBufferPointer, entries: [Entry]) throws {
+    package init(buffer: UnsafeRawBufferPointer, entries: KeyedEntries) throws {
         self.buffer = buffer
         self.entries = entries
-        for e in entries where e.intKey == Entry.stringKey && e.keyLength > 0 {
-            let bytes = UnsafeRawBufferPointer(rebasing: buffer[e.keyStart..<e.keyStart + e.keyLength])
+        let e = entries.elements
+        for entry in e where entry.intKey == Entry.stringKey && entry.keyLength > 0 {
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[entry.keyStart..<entry.keyStart + entry.keyLength])
             // Decoding repairs invalid UTF-8 with U+FFFD, so the bytes come back different.
             // (`String(validating:as:)` would say it directly, but needs macOS 15 / iOS 18.)
             if bytes.contains(where: { $0 >= 0x80 }), !String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes)
             {
-                throw WireFormatError(.invalidBytes, "invalid UTF-8 in a string key", offset: e.keyStart)
+                throw WireFormatError(.invalidBytes, "invalid UTF-8 in a string key", offset: entry.keyStart)
             }
         }
-        if entries.count > Self.indexThreshold {
-            var map = [BinaryKey: Int](minimumCapacity: entries.count)
-            for (i, e) in entries.enumerated() {
-                let key = Self.key(of: e, buffer)
+        if e.count > Self.indexThreshold {
+            var map = [BinaryKey: Int](minimumCapacity: e.count)
+            for (i, entry) in e.enumerated() {
+                let key = Self.key(of: entry, buffer)
                 if map.updateValue(i, forKey: key) != nil {
-                    throw WireFormatError(.duplicateKey, "the key \(key) appears twice", offset: e.keyStart)
+                    throw WireFormatError(.duplicateKey, "the key \(key) appears twice", offset: entry.keyStart)
                 }
             }
             index = map
         } else {
             index = nil
-            guard entries.count > 1 else { return }
+            guard e.count > 1 else { return }
             // Common case: integer keys written in ascending order (synthesized `CodingKeys`
             // numbered in declaration order) cannot repeat; one pass tells.
-            if Self.strictlyAscendingIntKeys(entries) { return }
-            for i in 1..<entries.count {
-                for j in 0..<i where Self.sameKey(entries[i], entries[j], buffer) {
+            if Self.strictlyAscendingIntKeys(e) { return }
+            for i in 1..<e.count {
+                for j in 0..<i where Self.sameKey(e[i], e[j], buffer) {
                     throw WireFormatError(
-                        .duplicateKey, "the key \(Self.key(of: entries[i], buffer)) appears twice",
-                        offset: entries[i].keyStart)
+                        .duplicateKey, "the key \(Self.key(of: e[i], buffer)) appears twice", offset: e[i].keyStart)
                 }
             }
         }
@@ -117,20 +117,18 @@ package struct ByteKeyedView {
 
     /// Whether every key is an integer key, each greater than the one before.
     @inline(__always)
-    private static func strictlyAscendingIntKeys(_ entries: [Entry]) -> Bool {
-        entries.withUnsafeBufferPointer { e in
-            var previous = e[0].intKey
-            if previous == Entry.stringKey { return false }
-            var i = 1
-            while i < e.count {
-                let key = e[i].intKey
-                // `stringKey` is `Int.min`, so a string key is never greater than its predecessor.
-                if key <= previous { return false }
-                previous = key
-                i += 1
-            }
-            return true
+    private static func strictlyAscendingIntKeys(_ e: UnsafeBufferPointer<Entry>) -> Bool {
+        var previous = e[0].intKey
+        if previous == Entry.stringKey { return false }
+        var i = 1
+        while i < e.count {
+            let key = e[i].intKey
+            // `stringKey` is `Int.min`, so a string key is never greater than its predecessor.
+            if key <= previous { return false }
+            previous = key
+            i += 1
         }
+        return true
     }
 
     @inline(__always)
@@ -148,51 +146,56 @@ package struct ByteKeyedView {
 
     var allKeys: [BinaryKey] { entries.map { Self.key(of: $0, buffer) } }
 
-    /// The entry of a key: by integer when the key has one, else by its UTF-8 bytes.
+    /// The entry of a key (see ``position(_:in:_:hint:)``), through the index when there is one.
+    func position(_ key: some CodingKey, hint: Int = 0) -> Int? {
+        if let index {
+            if let i = key.intValue { return index[BinaryKey(intValue: i)] }
+            return index[BinaryKey(stringValue: key.stringValue)]
+        }
+        return Self.position(key, in: entries.elements, buffer, hint: hint)
+    }
+
+    /// The entry of a key among `entries` (keys in `buffer`): by integer when the key has one,
+    /// else by its UTF-8 bytes.
     ///
     /// Types read their fields in the order they wrote them, almost always, so the search starts
     /// at `hint` (the entry after the last one found) and wraps around.
-    func position(_ key: some CodingKey, hint: Int = 0) -> Int? {
-        if let i = key.intValue { return position(intKey: i, hint: hint) }
-        return position(name: key.stringValue, hint: hint)
+    @inline(__always)
+    static func position(
+        _ key: some CodingKey, in entries: UnsafeBufferPointer<Entry>, _ buffer: UnsafeRawBufferPointer, hint: Int
+    ) -> Int? {
+        if let i = key.intValue { return position(intKey: i, in: entries, hint: hint) }
+        return position(name: key.stringValue, in: entries, buffer, hint: hint)
     }
 
-    func position(intKey: Int, hint: Int = 0) -> Int? {
-        if let index { return index[BinaryKey(intValue: intKey)] }
-        return entries.withUnsafeBufferPointer { e -> Int? in
+    static func position(intKey: Int, in e: UnsafeBufferPointer<Entry>, hint: Int) -> Int? {
+        let count = e.count
+        var p = hint < count ? hint : 0
+        for _ in 0..<count {
+            if e[p].intKey == intKey { return p }
+            p = p + 1 == count ? 0 : p + 1
+        }
+        return nil
+    }
+
+    static func position(name: String, in e: UnsafeBufferPointer<Entry>, _ buffer: UnsafeRawBufferPointer, hint: Int)
+        -> Int?
+    {
+        var name = name
+        return name.withUTF8 { utf8 -> Int? in
             let count = e.count
+            let bytes = utf8.baseAddress.map { UnsafeRawPointer($0) }
             var p = hint < count ? hint : 0
             for _ in 0..<count {
-                if e[p].intKey == intKey { return p }
+                if e[p].intKey == Entry.stringKey, e[p].keyLength == utf8.count,
+                    bytesEqual(buffer, e[p].keyStart, bytes, utf8.count)
+                {
+                    return p
+                }
                 p = p + 1 == count ? 0 : p + 1
             }
             return nil
         }
-    }
-
-    func position(name: String, hint: Int = 0) -> Int? {
-        if let index { return index[BinaryKey(stringValue: name)] }
-        var name = name
-        return name.withUTF8 { utf8 -> Int? in
-            entries.withUnsafeBufferPointer { e -> Int? in
-                let count = e.count
-                let bytes = utf8.baseAddress.map { UnsafeRawPointer($0) }
-                var p = hint < count ? hint : 0
-                for _ in 0..<count {
-                    if e[p].intKey == Entry.stringKey, e[p].keyLength == utf8.count,
-                        bytesEqual(buffer, e[p].keyStart, bytes, utf8.count)
-                    {
-                        return p
-                    }
-                    p = p + 1 == count ? 0 : p + 1
-                }
-                return nil
-            }
-        }
-    }
-
-    func node(forKey key: some CodingKey) -> ByteNode? {
-        position(key).map { entries[$0].value }
     }
 }
 
@@ -263,7 +266,7 @@ package protocol ByteFormat: AnyObject, Sendable {
     func isNil(_ node: ByteNode) -> Bool
     /// Frames the entries of a keyed container, appending them to `entries` (empty on entry; its
     /// capacity is kept from earlier containers). ``ByteKeyedView`` checks them.
-    func keyedEntries(_ node: inout ByteNode, into entries: inout [ByteKeyedView.Entry]) throws
+    func keyedEntries(_ node: inout ByteNode, into entries: KeyedEntries) throws
     func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?) throws -> ByteUnkeyedView
     func singleValueContent(_ node: inout ByteNode) throws -> ByteNode?
     func optionalContent(_ node: inout ByteNode) throws -> ByteNode?

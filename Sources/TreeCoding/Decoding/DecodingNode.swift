@@ -36,37 +36,34 @@ package enum DecodingNode {
     }
 
     package mutating func keyedView(_ format: (any ByteFormat)?) throws -> KeyedView {
-        var storage: [ByteKeyedView.Entry] = []
-        return try keyedView(format, storage: &storage)
+        try keyedView(format, storage: KeyedEntries())
     }
 
-    /// The keyed view of the node; a byte node's entries are framed into `storage`, whose
-    /// capacity a caller may keep from one container to the next.
-    package mutating func keyedView(_ format: (any ByteFormat)?, storage: inout [ByteKeyedView.Entry]) throws
-        -> KeyedView
-    {
+    /// The keyed view of the node; a byte node's entries are framed into `storage` (emptied
+    /// first), which a caller may keep from one container to the next.
+    package mutating func keyedView(_ format: (any ByteFormat)?, storage: KeyedEntries) throws -> KeyedView {
         switch self {
         case .tree(let v):
             return .tree(try v.treeKeyedView())
         case .bytes(var b):
-            let view = try Self.byteKeyedView(&b, format, &storage)
+            let view = try Self.byteKeyedView(&b, format, storage)
             self = .bytes(b)
             return .bytes(view)
         case .recording(let n):
             var b = n.byteNode
             let slot = n.slot
-            let view = try Self.byteKeyedView(&b, format, &storage)
+            let view = try Self.byteKeyedView(&b, format, storage)
             self = .recording(RecordingNode(b, slot))
             return .recording(try slot.recordKeyed(view))
         }
     }
 
     @inline(__always)
-    private static func byteKeyedView(
-        _ node: inout ByteNode, _ format: (any ByteFormat)?, _ storage: inout [ByteKeyedView.Entry]
-    ) throws -> ByteKeyedView {
-        storage.removeAll(keepingCapacity: true)
-        try requireFormat(format).keyedEntries(&node, into: &storage)
+    private static func byteKeyedView(_ node: inout ByteNode, _ format: (any ByteFormat)?, _ storage: KeyedEntries)
+        throws -> ByteKeyedView
+    {
+        storage.removeAll()
+        try requireFormat(format).keyedEntries(&node, into: storage)
         return try ByteKeyedView(buffer: node.buffer, entries: storage)
     }
 

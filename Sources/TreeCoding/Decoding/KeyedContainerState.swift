@@ -13,9 +13,14 @@ final class KeyedContainerState {
     @exclusivity(unchecked) var path: CodingPathNode
     @exclusivity(unchecked) var view: DecodingNode.KeyedView
     /// Where the next search of the stored entries starts: after the last entry found.
-    @exclusivity(unchecked) var hint = 0
-    /// The byte entries of ``view``, kept with their capacity from one use to the next.
-    @exclusivity(unchecked) private var storage: [ByteKeyedView.Entry] = []
+    @exclusivity(unchecked) private var hint = 0
+    /// The byte entries of ``view``, kept from one use to the next.
+    @exclusivity(unchecked) private var storage = KeyedEntries()
+    /// For a byte view searched entry by entry (no index): its entries and input, so that a lookup
+    /// reads them without copying ``view`` (a retain and release, and an enum's copy and
+    /// destruction, per lookup). Valid while ``storage`` holds them.
+    @exclusivity(unchecked) private var scanned: UnsafeBufferPointer<ByteKeyedView.Entry>?
+    @exclusivity(unchecked) private var input = UnsafeRawBufferPointer(start: nil, count: 0)
 
     init(impl: TreeDecoderImpl) {
         self.impl = impl
@@ -28,9 +33,16 @@ final class KeyedContainerState {
         self.impl = impl
         self.path = path
         hint = 0
-        // The last view shares `storage`; dropping it first lets the entries be reused in place.
+        scanned = nil
+        // The last view refers to `storage`; once it is dropped, nothing else may (a recording
+        // keeps the views it records), and then the entries are framed into it again.
         view = Self.closed
-        view = try node.keyedView(impl.format, storage: &storage)
+        if !isKnownUniquelyReferenced(&storage) { storage = KeyedEntries() }
+        view = try node.keyedView(impl.format, storage: storage)
+        if case .bytes(let v) = view, v.index == nil {
+            scanned = storage.elements
+            input = v.buffer
+        }
     }
 
     private static var closed: DecodingNode.KeyedView { .tree(TreeKeyedView(fields: KeyedFields())) }
@@ -38,7 +50,12 @@ final class KeyedContainerState {
     /// The value node for `key`, or `nil` when absent.
     @inline(__always)
     func node(forKey key: some CodingKey) -> DecodingNode? {
-        view.node(forKey: key, hint: &hint)
+        if let scanned {
+            guard let p = ByteKeyedView.position(key, in: scanned, input, hint: hint) else { return nil }
+            hint = p + 1
+            return .bytes(scanned[p].value)
+        }
+        return view.node(forKey: key, hint: &hint)
     }
 }
 

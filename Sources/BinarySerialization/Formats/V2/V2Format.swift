@@ -87,7 +87,7 @@ final class V2Format: ByteFormat {
 
     /// Each entry is a key varint carrying the wire type (`k << 4 | type` or
     /// `len << 4 | 8 | type` + UTF-8), then the value in that wire type.
-    func keyedEntries(_ node: inout ByteNode, into entries: inout [ByteKeyedView.Entry]) throws {
+    func keyedEntries(_ node: inout ByteNode, into entries: KeyedEntries) throws {
         let (start, end) = try delimitedRange(&node, "a keyed container")
         let buffer = node.buffer
         var r = ByteReader(buffer: buffer, offset: start, end: end)

@@ -28,7 +28,7 @@ final class V3Format: ByteFormat {
 
     /// A keyed container: entries of a key (`varint(k << 1)`, or `varint(len << 1 | 1)` and UTF-8)
     /// followed by an element. A repeated key is corrupt data.
-    func keyedEntries(_ node: inout ByteNode, into entries: inout [ByteKeyedView.Entry]) throws {
+    func keyedEntries(_ node: inout ByteNode, into entries: KeyedEntries) throws {
         if node.tag == Self.nilElement { throw foundNil("a keyed container", node) }
         var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
         while !r.isAtEnd {
