@@ -189,7 +189,7 @@ import Testing
         }
     }
 
-    struct Stored: Encodable {
+    struct Stored: Codable, Equatable {
         var text = "Hello"
         var list = ["a", "b"]
     }
@@ -272,6 +272,69 @@ import Testing
         decoder.userInfo[Self.stashKey] = stash
         #expect(try decoder.decode(Keeper.self, fromTree: tree).text == "Hello")
         #expect(try stash.keyed?.decode(String.self, forKey: Key("text")) == "Hello")
+        stash.clear()
+    }
+
+    struct Outer: Codable, Equatable {
+        var name = "outer"
+        var inner = Stored(text: "inner", list: ["x"])
+    }
+
+    /// Decodes another value with a decoder of its own in the middle of reading its fields.
+    struct DecodesInsideInit: Decodable {
+        static let nestedKey = CodingUserInfoKey(rawValue: "nested")!
+        let name: String
+        let nested: Outer
+        let inner: Stored
+
+        enum CodingKeys: String, CodingKey { case name, inner }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            let (format, data) = try #require(decoder.userInfo[Self.nestedKey] as? (BinaryFormat, Data))
+            nested = try BinaryDecoder(format: format).decode(Outer.self, from: data)
+            inner = try c.decode(Stored.self, forKey: .inner)
+        }
+    }
+
+    /// A decode call made from inside `init(from:)` gets container states of its own: the outer
+    /// run's, still in use, are not handed to it, and each reads its own input.
+    @Test(arguments: formats)
+    func decodingInsideInitFromKeepsEachRunsContainers(_ format: BinaryFormat) throws {
+        let encoder = BinaryEncoder(format: format)
+        let other = Outer(name: "other", inner: Stored(text: "deep", list: []))
+        var decoder = BinaryDecoder(format: format)
+        decoder.userInfo[DecodesInsideInit.nestedKey] = (format, try encoder.encode(other))
+        for _ in 0..<3 {
+            let decoded = try decoder.decode(DecodesInsideInit.self, from: try encoder.encode(Outer()))
+            #expect(decoded.name == "outer")
+            #expect(decoded.nested == other)
+            #expect(decoded.inner.text == "inner" && decoded.inner.list == ["x"])
+        }
+    }
+
+    /// A tree's keyed container kept past `decode(fromTree:)` can still open nested containers
+    /// (their states belong to no run's pool then).
+    @Test func treeContainerKeptPastDecodeOpensNestedContainers() throws {
+        struct KeepsOuter: Decodable {
+            init(from decoder: any Decoder) throws {
+                let stash = try #require(decoder.userInfo[MisuseTests.stashKey] as? DecoderStash)
+                stash.keyed = try decoder.container(keyedBy: Key.self)
+            }
+        }
+        let tree = try BinaryEncoder().encodeTree(Outer())
+        let stash = DecoderStash()
+        var decoder = BinaryDecoder()
+        decoder.userInfo[Self.stashKey] = stash
+        _ = try decoder.decode(KeepsOuter.self, fromTree: tree)
+        let kept = try #require(stash.keyed)
+        // Another run on this thread in between must not disturb the kept container.
+        #expect(try BinaryDecoder().decode(Outer.self, fromTree: tree) == Outer())
+        let inner = try kept.nestedContainer(keyedBy: Key.self, forKey: Key("inner"))
+        #expect(try inner.decode(String.self, forKey: Key("text")) == "inner")
+        #expect(try kept.decode(Stored.self, forKey: Key("inner")).list == ["x"])
+        #expect(try kept.decode(String.self, forKey: Key("name")) == "outer")
         stash.clear()
     }
 

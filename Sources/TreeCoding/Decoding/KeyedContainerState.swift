@@ -45,6 +45,15 @@ final class KeyedContainerState {
         }
     }
 
+    /// Drops what refers to a finished run (its decoder, path and input), keeping the storage.
+    func reset(to idle: TreeDecoderImpl) {
+        impl = idle
+        path = .root
+        view = Self.closed
+        scanned = nil
+        input = UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
     private static var closed: DecodingNode.KeyedView { .tree(TreeKeyedView(fields: KeyedFields())) }
 
     /// The value node for `key`, or `nil` when absent.
@@ -59,14 +68,18 @@ final class KeyedContainerState {
     }
 }
 
-/// The keyed container states of one decoding run, as a stack: the containers a value's
+/// The keyed container states of a decoding run, as a stack: the containers a value's
 /// `init(from:)` opened are done with once it returns, and their states are reused for the next
 /// value's, unless a container was kept (then its state stays with it and a new one takes its
-/// place).
-final class KeyedStatePool {
+/// place). A thread keeps its last run's pool for the next (``DecodingThreadCache``).
+package final class KeyedStatePool {
     @exclusivity(unchecked) private var states: [KeyedContainerState] = []
     /// The number of states handed out to values still being decoded.
     @exclusivity(unchecked) var inUse = 0
+    /// What an idle state refers to instead of a finished run's decoder, which it must not keep
+    /// alive (with its user info) until the thread's next run.
+    private lazy var idle = TreeDecoderImpl(
+        node: .tree(.nil), format: nil, options: DecodingOptions(userInfo: [:], maximumDepth: 0))
 
     /// A state for a container opened on `node`.
     func open(_ node: inout DecodingNode, impl: TreeDecoderImpl, path: CodingPathNode) throws
@@ -84,9 +97,16 @@ final class KeyedStatePool {
         return state
     }
 
-    /// Drops every state (each refers to its decoder, which refers to the pool).
-    func removeAll() {
-        states.removeAll()
+    /// Ends a run: keeps the states no container holds, emptied of the run's references, and
+    /// leaves the others to the containers that hold them.
+    func endRun() {
         inUse = 0
+        var kept = 0
+        for i in states.indices where isKnownUniquelyReferenced(&states[i]) {
+            states[i].reset(to: idle)
+            states.swapAt(kept, i)
+            kept += 1
+        }
+        states.removeSubrange(kept...)
     }
 }

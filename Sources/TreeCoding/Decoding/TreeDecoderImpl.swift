@@ -33,7 +33,7 @@ package final class TreeDecoderImpl: Decoder {
     let session: DecodingSession
     @exclusivity(unchecked) private var countsOfRun: UnkeyedCounts?
     /// This thread's answers to the conformance checks of each type.
-    let typeFacts = DecodingTypeFacts.current
+    let typeFacts: DecodingThreadCache
 
     /// The unkeyed-container counts of this run, made on the first request for a `count`.
     var unkeyedCounts: UnkeyedCounts {
@@ -45,7 +45,7 @@ package final class TreeDecoderImpl: Decoder {
 
     package init(
         node: DecodingNode, format: (any ByteFormat)?, options: DecodingOptions, pathNode: CodingPathNode = .root,
-        depth: Int = 0, session: DecodingSession = DecodingSession()
+        depth: Int = 0, session: DecodingSession = DecodingSession(), threadCache: DecodingThreadCache = .current
     ) {
         self.node = node
         self.format = format
@@ -53,6 +53,7 @@ package final class TreeDecoderImpl: Decoder {
         self.pathNode = pathNode
         self.depth = depth
         self.session = session
+        self.typeFacts = threadCache
     }
 
     /// Decodes a whole input.
@@ -63,12 +64,14 @@ package final class TreeDecoderImpl: Decoder {
         _ type: T.Type, from node: DecodingNode, format: (any ByteFormat)?, options: DecodingOptions,
         throughDecodable: Bool = false
     ) throws -> T {
-        let impl = TreeDecoderImpl(node: node, format: format, options: options)
+        let cache = DecodingThreadCache.current
+        let session = DecodingSession(keyedStates: cache.takeKeyedStates())
+        let impl = TreeDecoderImpl(node: node, format: format, options: options, session: session, threadCache: cache)
         defer {
             // Byte nodes point into the caller's buffer, which is only valid during this call: a
             // decoder or container that a type kept (legal in Swift) must not read it afterwards.
-            if format != nil { impl.session.close() }
-            impl.session.keyedStates.removeAll()
+            if format != nil { session.close() }
+            cache.keep(session.end())
         }
         var root = node
         if throughDecodable {
@@ -86,7 +89,7 @@ package final class TreeDecoderImpl: Decoder {
         try session.check(pathNode)
         opened = true
         let state: KeyedContainerState
-        do { state = try session.keyedStates.open(&node, impl: self, path: pathNode) } catch {
+        do { state = try session.openKeyed(&node, impl: self, path: pathNode) } catch {
             throw decodingError(error, type, pathNode.path)
         }
         return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: state))
@@ -157,7 +160,7 @@ package final class TreeDecoderImpl: Decoder {
         let savedNode = self.node
         let savedPath = self.pathNode
         let savedOpened = self.opened
-        let savedKeyedStates = session.keyedStates.inUse
+        let savedKeyedStates = session.keyedStatesInUse
         self.node = node
         self.pathNode = parent.appending(step)
         let facts = typeFacts.entry(T.self)
@@ -171,7 +174,7 @@ package final class TreeDecoderImpl: Decoder {
             self.pathNode = savedPath
             self.elementHint = nil
             self.opened = savedOpened
-            session.keyedStates.inUse = savedKeyedStates
+            session.keyedStatesInUse = savedKeyedStates
             depth -= 1
         }
         let value = try T(from: self)
@@ -221,10 +224,38 @@ protocol ElementHinted {
 /// type kept throws instead of reading that memory.
 package final class DecodingSession {
     @exclusivity(unchecked) private var isClosed = false
-    /// The states of the run's keyed containers, for reuse.
-    let keyedStates = KeyedStatePool()
+    /// The states of the run's keyed containers, for reuse; `nil` once the run has ended.
+    @exclusivity(unchecked) private var keyedStates: KeyedStatePool?
 
-    package init() {}
+    package init(keyedStates: KeyedStatePool? = nil) {
+        self.keyedStates = keyedStates
+    }
+
+    /// How many keyed container states values still being decoded hold.
+    var keyedStatesInUse: Int {
+        get { keyedStates?.inUse ?? 0 }
+        set { keyedStates?.inUse = newValue }
+    }
+
+    /// The state of a keyed container opened on `node`.
+    func openKeyed(_ node: inout DecodingNode, impl: TreeDecoderImpl, path: CodingPathNode) throws
+        -> KeyedContainerState
+    {
+        if let keyedStates { return try keyedStates.open(&node, impl: impl, path: path) }
+        // The run has ended (a tree's container kept past it opens another): a state of its own,
+        // in no pool.
+        let state = KeyedContainerState(impl: impl)
+        try state.open(&node, impl: impl, path: path)
+        return state
+    }
+
+    /// Ends the run's use of its keyed container states and hands them back, emptied, for the
+    /// thread's next run.
+    func end() -> KeyedStatePool? {
+        defer { keyedStates = nil }
+        keyedStates?.endRun()
+        return keyedStates
+    }
 
     func close() { isClosed = true }
 

@@ -123,7 +123,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     ) throws -> KeyedDecodingContainer<NestedKey> {
         var n = try node(key, [String: Any].self)
         let nested: KeyedContainerState
-        do { nested = try impl.session.keyedStates.open(&n, impl: impl, path: path.appending(key)) } catch {
+        do { nested = try impl.session.openKeyed(&n, impl: impl, path: path.appending(key)) } catch {
             throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key))))
         }
         return KeyedDecodingContainer(TreeKeyedDecodingContainer<NestedKey>(state: nested))

@@ -1,0 +1,63 @@
+/// What a thread keeps from one decoding run to the next.
+///
+/// - What the decoder needs to know about a type before decoding it: whether it is decoded
+///   directly (``DirectTreeDecodable``) and which element type it announces (``ElementHinted``).
+///   The runtime answers each conformance check with a hash-table lookup of a few hundred
+///   instructions; a type's conformances never change, so each thread remembers the answers for
+///   the first 64 types it decodes, and a scan of those is far cheaper.
+/// - The keyed container states of its last run (``KeyedStatePool``), so that a run allocates
+///   none for its containers unless it nests deeper than the runs before it.
+package final class DecodingThreadCache {
+    struct Entry {
+        let type: ObjectIdentifier
+        let direct: (any DirectTreeDecodable.Type)?
+        /// Looked up for types that are not decoded directly (the others never open a container).
+        let elementHint: ScalarKind?
+    }
+
+    // One thread, and no access stays open across a call out.
+    @exclusivity(unchecked) private var entries: [Entry] = []
+
+    /// The states of the last run's keyed containers, emptied; `nil` while a run uses them.
+    @exclusivity(unchecked) private var spareKeyedStates: KeyedStatePool?
+
+    private static let perThread = ThreadLocal<DecodingThreadCache>()
+
+    /// This thread's cache (made on the thread's first decoding).
+    static var current: DecodingThreadCache {
+        if let cache = perThread.current { return cache }
+        let cache = DecodingThreadCache()
+        perThread.put(cache)
+        return cache
+    }
+
+    /// Keyed container states for a new run: the last run's, or new ones if a run is still
+    /// using those (a decode call made from inside `init(from:)`).
+    func takeKeyedStates() -> KeyedStatePool {
+        guard let spare = spareKeyedStates else { return KeyedStatePool() }
+        spareKeyedStates = nil
+        return spare
+    }
+
+    /// Keeps `states`, emptied by their run, for the next run on this thread.
+    func keep(_ states: KeyedStatePool?) {
+        spareKeyedStates = states
+    }
+
+    @inline(__always)
+    func entry<T>(_ type: T.Type) -> Entry {
+        let id = ObjectIdentifier(T.self)
+        for entry in entries where entry.type == id { return entry }
+        return learn(T.self)
+    }
+
+    @inline(never)
+    private func learn<T>(_ type: T.Type) -> Entry {
+        let direct = T.self as? any DirectTreeDecodable.Type
+        let entry = Entry(
+            type: ObjectIdentifier(T.self), direct: direct,
+            elementHint: direct == nil ? (T.self as? any ElementHinted.Type)?.elementHint : nil)
+        if entries.count < 64 { entries.append(entry) }
+        return entry
+    }
+}
