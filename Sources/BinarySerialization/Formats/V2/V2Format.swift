@@ -91,13 +91,14 @@ final class V2Format: ByteFormat {
         let (start, end) = try delimitedRange(&node, "a keyed container")
         let buffer = node.buffer
         var r = ByteReader(buffer: buffer, offset: start, end: end)
+        let stringKey = ByteKeyedView.Entry.stringKey
         while !r.isAtEnd {
             let keyAt = r.offset
             let raw = try r.varint()
             guard let type = V2WireType(rawValue: UInt8(raw & 7)) else {
                 throw WireFormatError(.invalidBytes, "unknown wire type \(raw & 7)", offset: keyAt)
             }
-            var intKey = ByteKeyedView.Entry.stringKey
+            var intKey = stringKey
             var keyStart = keyAt
             var keyLength = 0
             if raw & 8 != 0 {
@@ -126,9 +127,9 @@ final class V2Format: ByteFormat {
                 error.key = ByteKeyedView.key(of: field, buffer)
                 throw error
             }
-            let value = ByteNode(
-                buffer: buffer, start: valueStart, end: r.offset, tag: Self.raw, extra: type.rawValue)
-            entries.append(.init(intKey: intKey, keyStart: keyStart, keyLength: keyLength, value: value))
+            entries.append(
+                intKey: intKey, keyStart: keyStart, keyLength: keyLength, buffer: buffer, start: valueStart,
+                end: r.offset, tag: Self.raw, extra: type.rawValue)
         }
     }
 

@@ -31,10 +31,11 @@ final class V3Format: ByteFormat {
     func keyedEntries(_ node: inout ByteNode, into entries: KeyedEntries) throws {
         if node.tag == Self.nilElement { throw foundNil("a keyed container", node) }
         var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
+        let stringKey = ByteKeyedView.Entry.stringKey
         while !r.isAtEnd {
             let keyAt = r.offset
             let raw = try r.varint()
-            var intKey = ByteKeyedView.Entry.stringKey
+            var intKey = stringKey
             var keyStart = keyAt
             var keyLength = 0
             if raw & 1 == 1 {
@@ -48,7 +49,9 @@ final class V3Format: ByteFormat {
                     throw WireFormatError(.truncated, "the data ends after a key, before its value", offset: r.offset)
                 }
                 let value = try r.v3Element()
-                entries.append(.init(intKey: intKey, keyStart: keyStart, keyLength: keyLength, value: value))
+                entries.append(
+                    intKey: intKey, keyStart: keyStart, keyLength: keyLength, buffer: value.buffer, start: value.start,
+                    end: value.end, tag: value.tag)
             } catch var error as WireFormatError {
                 // The field whose value could not be framed, for the error's coding path.
                 let field = ByteKeyedView.Entry(
