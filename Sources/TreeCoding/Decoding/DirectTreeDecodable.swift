@@ -21,6 +21,16 @@ extension ScalarDecodable {
         return value
     }
 
+    /// Reads this primitive from a byte node.
+    @inline(__always)
+    static func read(bytes node: inout ByteNode, _ format: any ByteFormat) throws -> Self {
+        let leaf = try format.decodeScalar(&node, scalarKind)
+        guard let value = fromLeaf(leaf) else {
+            throw WireFormatError(.typeMismatch, "expected \(Self.self), found \(leaf.kindName)", offset: node.start)
+        }
+        return value
+    }
+
     static func decodeDirect(
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> Self {

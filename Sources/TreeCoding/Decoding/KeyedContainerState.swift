@@ -59,12 +59,21 @@ final class KeyedContainerState {
     /// The value node for `key`, or `nil` when absent.
     @inline(__always)
     func node(forKey key: some CodingKey) -> DecodingNode? {
-        if let scanned {
-            guard let p = ByteKeyedView.position(key, in: scanned, input, hint: hint) else { return nil }
-            hint = p + 1
-            return .bytes(scanned[p].value)
-        }
+        if scanned != nil { return scannedNode(forKey: key).map { .bytes($0) } }
         return view.node(forKey: key, hint: &hint)
+    }
+
+    /// The format of a byte view searched entry by entry, `nil` for any other view; with it, a
+    /// primitive is read from ``scannedNode(forKey:)`` without wrapping it in a `DecodingNode`.
+    var scannedFormat: (any ByteFormat)? { scanned == nil ? nil : impl.format }
+
+    /// The stored node of `key` in a byte view searched entry by entry, `nil` when absent (or
+    /// when the view is not one).
+    @inline(__always)
+    func scannedNode(forKey key: some CodingKey) -> ByteNode? {
+        guard let scanned, let p = ByteKeyedView.position(key, in: scanned, input, hint: hint) else { return nil }
+        hint = p + 1
+        return scanned[p].value
     }
 }
 

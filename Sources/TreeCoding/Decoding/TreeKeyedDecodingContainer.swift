@@ -40,12 +40,22 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
             ))
     }
 
+    /// A node-layer error in reading `key`'s value, as a `DecodingError` at its path.
+    @inline(never)
+    private func failure(_ error: any Error, _ type: Any.Type, _ key: Key) -> any Error {
+        impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key))))
+    }
+
     @inline(__always)
     private func scalar<S: ScalarDecodable>(_ type: S.Type, _ key: Key) throws -> S {
-        var n = try node(key, type)
-        do { return try S.read(from: &n, impl.format) } catch {
-            throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key))))
+        if let format = state.scannedFormat {
+            // Bytes searched entry by entry: read the stored node directly.
+            try impl.session.check(path)
+            guard var b = state.scannedNode(forKey: key) else { throw missing(key) }
+            do { return try S.read(bytes: &b, format) } catch { throw failure(error, type, key) }
         }
+        var n = try node(key, type)
+        do { return try S.read(from: &n, impl.format) } catch { throw failure(error, type, key) }
     }
 
     /// `true` for a nil value and for an absent key: `encodeNil(forKey:)` writes nothing, so this
@@ -59,10 +69,13 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     @inline(__always)
     private func scalarIfPresent<S: ScalarDecodable>(_ type: S.Type, _ key: Key) throws -> S? {
-        guard var n = try lookup(key), !n.isNil(impl.format) else { return nil }
-        do { return try S.read(from: &n, impl.format) } catch {
-            throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key))))
+        if let format = state.scannedFormat {
+            try impl.session.check(path)
+            guard var b = state.scannedNode(forKey: key), !format.isNil(b) else { return nil }
+            do { return try S.read(bytes: &b, format) } catch { throw failure(error, type, key) }
         }
+        guard var n = try lookup(key), !n.isNil(impl.format) else { return nil }
+        do { return try S.read(from: &n, impl.format) } catch { throw failure(error, type, key) }
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try scalarIfPresent(type, key) }
@@ -124,7 +137,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         var n = try node(key, [String: Any].self)
         let nested: KeyedContainerState
         do { nested = try impl.session.openKeyed(&n, impl: impl, path: path.appending(key)) } catch {
-            throw impl.decodingError(error, type, path.path(appending: .key(BinaryKey(key))))
+            throw failure(error, type, key)
         }
         return KeyedDecodingContainer(TreeKeyedDecodingContainer<NestedKey>(state: nested))
     }
@@ -132,9 +145,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         var n = try node(key, [Any].self)
         let nested: DecodingNode.UnkeyedView
-        do { nested = try n.unkeyedView(impl.format, elementHint: nil) } catch {
-            throw impl.decodingError(error, [Any].self, path.path(appending: .key(BinaryKey(key))))
-        }
+        do { nested = try n.unkeyedView(impl.format, elementHint: nil) } catch { throw failure(error, [Any].self, key) }
         return TreeUnkeyedDecodingContainer(impl: impl, view: nested, path: path.appending(key))
     }
 
