@@ -338,6 +338,64 @@ import Testing
         stash.clear()
     }
 
+    /// Notes the coding paths its decoder and keyed container report, and keeps the container.
+    final class PathLog: @unchecked Sendable {
+        var paths: [String] = []
+        var kept: [KeyedDecodingContainer<Key>] = []
+        static func render(_ path: [any CodingKey]) -> String { path.map(\.stringValue).joined(separator: "/") }
+    }
+
+    static let pathLogKey = CodingUserInfoKey(rawValue: "paths")!
+
+    struct Leaf: Decodable {
+        init(from decoder: any Decoder) throws {
+            let log = try #require(decoder.userInfo[MisuseTests.pathLogKey] as? PathLog)
+            let c = try decoder.container(keyedBy: Key.self)
+            log.paths.append("leaf " + PathLog.render(decoder.codingPath) + " " + PathLog.render(c.codingPath))
+            log.kept.append(c)
+        }
+    }
+
+    struct Branch: Decodable {
+        init(from decoder: any Decoder) throws {
+            let log = try #require(decoder.userInfo[MisuseTests.pathLogKey] as? PathLog)
+            let c = try decoder.container(keyedBy: Key.self)
+            _ = try c.decode([Leaf].self, forKey: Key("leaves"))
+            _ = try c.decode(Leaf.self, forKey: Key("last"))
+            log.paths.append("branch " + PathLog.render(c.codingPath))
+        }
+    }
+
+    struct LeafValue: Codable { var v = 1 }
+    struct BranchValue: Codable {
+        var leaves = [LeafValue(), LeafValue()]
+        var last = LeafValue()
+    }
+
+    /// Coding paths are built only when asked for; asked for at any depth, and again from kept
+    /// containers after the decoder has moved on (and reused container states), they name the
+    /// value where each was opened.
+    @Test(arguments: [BinaryFormat.v3, .v2, nil] as [BinaryFormat?])
+    func codingPathsOfNestedAndKeptContainers(_ format: BinaryFormat?) throws {
+        let values = [BranchValue(), BranchValue()]
+        let log = PathLog()
+        var decoder = BinaryDecoder(format: format ?? .v3)
+        decoder.userInfo[Self.pathLogKey] = log
+        if let format {
+            _ = try decoder.decode([Branch].self, from: try BinaryEncoder(format: format).encode(values))
+        } else {
+            _ = try decoder.decode([Branch].self, fromTree: try BinaryEncoder().encodeTree(values))
+        }
+        let leafPaths = [
+            "Index 0/leaves/Index 0", "Index 0/leaves/Index 1", "Index 0/last",
+            "Index 1/leaves/Index 0", "Index 1/leaves/Index 1", "Index 1/last",
+        ]
+        #expect(log.paths.filter { $0.hasPrefix("leaf") } == leafPaths.map { "leaf \($0) \($0)" })
+        #expect(log.paths.filter { $0.hasPrefix("branch") } == ["branch Index 0", "branch Index 1"])
+        #expect(log.kept.map { PathLog.render($0.codingPath) } == leafPaths)
+        log.kept.removeAll()
+    }
+
     // MARK: Decoding: container requests in every order
 
     struct ScriptedReader: Decodable {

@@ -8,9 +8,11 @@
 /// A decoding run keeps these objects in a ``KeyedStatePool`` and reuses one once no container
 /// refers to it any more, with the capacity of its entry storage: opening a container allocates
 /// nothing but the standard library's box.
-final class KeyedContainerState {
+package final class KeyedContainerState {
     @exclusivity(unchecked) var impl: TreeDecoderImpl
-    @exclusivity(unchecked) var path: CodingPathNode
+    /// The container's coding path: `parent` then `step` (see ``CodingPathNode/keyedContainer(_:)``).
+    @exclusivity(unchecked) private(set) var parent: CodingPathNode
+    @exclusivity(unchecked) private(set) var step: PathStep?
     @exclusivity(unchecked) var view: DecodingNode.KeyedView
     /// Where the next search of the stored entries starts: after the last entry found.
     @exclusivity(unchecked) private var hint = 0
@@ -24,14 +26,18 @@ final class KeyedContainerState {
 
     init(impl: TreeDecoderImpl) {
         self.impl = impl
-        self.path = .root
+        self.parent = .root
         self.view = Self.closed
     }
 
-    /// Opens the keyed container stored in `node`.
-    func open(_ node: inout DecodingNode, impl: TreeDecoderImpl, path: CodingPathNode) throws {
+    /// The container's coding path.
+    var path: CodingPathNode { .keyedContainer(self) }
+
+    /// Opens the keyed container stored in `node`, at `step` below `parent`.
+    func open(_ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?) throws {
         self.impl = impl
-        self.path = path
+        self.parent = parent
+        self.step = step
         hint = 0
         scanned = nil
         // The last view refers to `storage`; once it is dropped, nothing else may (a recording
@@ -45,10 +51,18 @@ final class KeyedContainerState {
         }
     }
 
+    /// Drops the container's path once no container holds the state: the path refers to the
+    /// parent's state, which would otherwise look held and not be reused.
+    func dropPath() {
+        parent = .root
+        step = nil
+    }
+
     /// Drops what refers to a finished run (its decoder, path and input), keeping the storage.
     func reset(to idle: TreeDecoderImpl) {
         impl = idle
-        path = .root
+        parent = .root
+        step = nil
         view = Self.closed
         scanned = nil
         input = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -90,8 +104,8 @@ package final class KeyedStatePool {
     private lazy var idle = TreeDecoderImpl(
         node: .tree(.nil), format: nil, options: DecodingOptions(userInfo: [:], maximumDepth: 0))
 
-    /// A state for a container opened on `node`.
-    func open(_ node: inout DecodingNode, impl: TreeDecoderImpl, path: CodingPathNode) throws
+    /// A state for a container opened on `node`, at `step` below `parent`.
+    func open(_ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?) throws
         -> KeyedContainerState
     {
         let state: KeyedContainerState
@@ -101,9 +115,20 @@ package final class KeyedStatePool {
             state = KeyedContainerState(impl: impl)
             if inUse < states.count { states[inUse] = state } else { states.append(state) }
         }
-        try state.open(&node, impl: impl, path: path)
+        try state.open(&node, impl: impl, parent: parent, step: step)
         inUse += 1
         return state
+    }
+
+    /// The value whose `init(from:)` took the states from `mark` on has been decoded: they are
+    /// free again, and those no container kept drop their paths.
+    func pop(to mark: Int) {
+        var i = inUse
+        while i > mark {
+            i -= 1
+            if isKnownUniquelyReferenced(&states[i]) { states[i].dropPath() }
+        }
+        inUse = mark
     }
 
     /// Ends a run: keeps the states no container holds, emptied of the run's references, and

@@ -20,7 +20,10 @@ package struct DecodingOptions: Sendable {
 /// access to it stays open across a call into `init(from:)`.
 package final class TreeDecoderImpl: Decoder {
     @exclusivity(unchecked) package var node: DecodingNode
-    @exclusivity(unchecked) package var pathNode: CodingPathNode
+    /// The current value's coding path is `pathParent` then `pathStep`: a node for it is built
+    /// only when asked for (``pathNode``).
+    @exclusivity(unchecked) private var pathParent: CodingPathNode
+    @exclusivity(unchecked) private var pathStep: PathStep?
     package let options: DecodingOptions
     /// The wire format of byte nodes; `nil` when decoding a tree.
     package let format: (any ByteFormat)?
@@ -50,7 +53,7 @@ package final class TreeDecoderImpl: Decoder {
         self.node = node
         self.format = format
         self.options = options
-        self.pathNode = pathNode
+        self.pathParent = pathNode
         self.depth = depth
         self.session = session
         self.typeFacts = threadCache
@@ -80,6 +83,9 @@ package final class TreeDecoderImpl: Decoder {
         return try impl.decodeValue(T.self, from: &root, parent: .root, step: nil)
     }
 
+    /// The current value's coding path.
+    package var pathNode: CodingPathNode { pathParent.appending(pathStep) }
+
     package var codingPath: [any CodingKey] { pathNode.path }
     package var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
@@ -89,7 +95,7 @@ package final class TreeDecoderImpl: Decoder {
         try session.check(pathNode)
         opened = true
         let state: KeyedContainerState
-        do { state = try session.openKeyed(&node, impl: self, path: pathNode) } catch {
+        do { state = try session.openKeyed(&node, impl: self, parent: pathParent, step: pathStep) } catch {
             throw decodingError(error, type, pathNode.path)
         }
         return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: state))
@@ -158,11 +164,13 @@ package final class TreeDecoderImpl: Decoder {
                         .limitExceeded, "maximum depth \(options.maximumDepth) exceeded", offset: node.byteOffset)))
         }
         let savedNode = self.node
-        let savedPath = self.pathNode
+        let savedParent = self.pathParent
+        let savedStep = self.pathStep
         let savedOpened = self.opened
         let savedKeyedStates = session.keyedStatesInUse
         self.node = node
-        self.pathNode = parent.appending(step)
+        self.pathParent = parent
+        self.pathStep = step
         let facts = typeFacts.entry(T.self)
         // A directly decoded type gets here only as the root of a stream element.
         self.elementHint = facts.direct == nil ? facts.elementHint : (T.self as? any ElementHinted.Type)?.elementHint
@@ -171,10 +179,11 @@ package final class TreeDecoderImpl: Decoder {
         defer {
             node = self.node
             self.node = savedNode
-            self.pathNode = savedPath
+            self.pathParent = savedParent
+            self.pathStep = savedStep
             self.elementHint = nil
             self.opened = savedOpened
-            session.keyedStatesInUse = savedKeyedStates
+            session.popKeyedStates(to: savedKeyedStates)
             depth -= 1
         }
         let value = try T(from: self)
@@ -232,20 +241,22 @@ package final class DecodingSession {
     }
 
     /// How many keyed container states values still being decoded hold.
-    var keyedStatesInUse: Int {
-        get { keyedStates?.inUse ?? 0 }
-        set { keyedStates?.inUse = newValue }
+    var keyedStatesInUse: Int { keyedStates?.inUse ?? 0 }
+
+    /// Frees the keyed container states taken since `mark` (see ``KeyedStatePool/pop(to:)``).
+    func popKeyedStates(to mark: Int) {
+        keyedStates?.pop(to: mark)
     }
 
     /// The state of a keyed container opened on `node`.
-    func openKeyed(_ node: inout DecodingNode, impl: TreeDecoderImpl, path: CodingPathNode) throws
+    func openKeyed(_ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?) throws
         -> KeyedContainerState
     {
-        if let keyedStates { return try keyedStates.open(&node, impl: impl, path: path) }
+        if let keyedStates { return try keyedStates.open(&node, impl: impl, parent: parent, step: step) }
         // The run has ended (a tree's container kept past it opens another): a state of its own,
         // in no pool.
         let state = KeyedContainerState(impl: impl)
-        try state.open(&node, impl: impl, path: path)
+        try state.open(&node, impl: impl, parent: parent, step: step)
         return state
     }
 

@@ -136,7 +136,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     ) throws -> KeyedDecodingContainer<NestedKey> {
         var n = try node(key, [String: Any].self)
         let nested: KeyedContainerState
-        do { nested = try impl.session.openKeyed(&n, impl: impl, path: path.appending(key)) } catch {
+        do { nested = try impl.session.openKeyed(&n, impl: impl, parent: path, step: .key(BinaryKey(key))) } catch {
             throw failure(error, type, key)
         }
         return KeyedDecodingContainer(TreeKeyedDecodingContainer<NestedKey>(state: nested))

@@ -63,7 +63,7 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         try impl.session.check(path)
         do {
             var n = try view.nextElement(impl.format)
-            let nested = try impl.session.openKeyed(&n, impl: impl, path: path.appending(.index(index)))
+            let nested = try impl.session.openKeyed(&n, impl: impl, parent: path, step: .index(index))
             try view.finishElement(n, impl.format)
             return KeyedDecodingContainer(TreeKeyedDecodingContainer<NestedKey>(state: nested))
         } catch { throw failure(error, [String: Any].self, index) }

@@ -13,9 +13,13 @@ package enum PathStep: Sendable {
 
 /// A coding path as a linked list: pushing a step is O(1) and shares the parent; the
 /// `[CodingKey]` array is built only when someone asks for `codingPath` (a getter or an error).
-package indirect enum CodingPathNode: Sendable {
+package enum CodingPathNode {
     case root
-    case step(PathStep, CodingPathNode, depth: Int)
+    indirect case step(PathStep, CodingPathNode, depth: Int)
+    /// The path of a keyed decoding container: its state holds the parent and the step, so a
+    /// value decoded inside it costs no node (an allocation) unless someone asks for its path.
+    /// Holding the state keeps the decoder from reusing it for another container.
+    case keyedContainer(KeyedContainerState)
 
     @inline(__always)
     package func appending(_ step: PathStep?) -> CodingPathNode {
@@ -32,6 +36,7 @@ package indirect enum CodingPathNode: Sendable {
         switch self {
         case .root: return 0
         case .step(_, _, let d): return d
+        case .keyedContainer(let state): return state.parent.depth + (state.step == nil ? 0 : 1)
         }
     }
 
@@ -39,11 +44,18 @@ package indirect enum CodingPathNode: Sendable {
     package var path: [any CodingKey] {
         var keys: [any CodingKey] = []
         var node = self
-        while case .step(let s, let parent, _) = node {
-            keys.append(s.codingKey)
-            node = parent
+        while true {
+            switch node {
+            case .root:
+                return keys.reversed()
+            case .step(let s, let parent, _):
+                keys.append(s.codingKey)
+                node = parent
+            case .keyedContainer(let state):
+                if let s = state.step { keys.append(s.codingKey) }
+                node = state.parent
+            }
         }
-        return keys.reversed()
     }
 
     package func path(appending step: PathStep?) -> [any CodingKey] {
