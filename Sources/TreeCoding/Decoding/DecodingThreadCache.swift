@@ -11,6 +11,8 @@ package final class DecodingThreadCache {
     struct Entry {
         let type: ObjectIdentifier
         let direct: (any DirectTreeDecodable.Type)?
+        /// Looked up for types that are not decoded directly.
+        let array: (any DecodableArray.Type)?
         /// Looked up for types that are not decoded directly (the others never open a container).
         let elementHint: ScalarKind?
     }
@@ -56,6 +58,7 @@ package final class DecodingThreadCache {
         let direct = T.self as? any DirectTreeDecodable.Type
         let entry = Entry(
             type: ObjectIdentifier(T.self), direct: direct,
+            array: direct == nil ? T.self as? any DecodableArray.Type : nil,
             elementHint: direct == nil ? (T.self as? any ElementHinted.Type)?.elementHint : nil)
         if entries.count < 64 { entries.append(entry) }
         return entry

@@ -130,10 +130,25 @@ package final class TreeDecoderImpl: Decoder {
     package func decodeValue<T: Decodable>(
         _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
     ) throws -> T {
-        if let direct = typeFacts.entry(T.self).direct {
+        let facts = typeFacts.entry(T.self)
+        if let direct = facts.direct {
             return try decodeDirect(direct, T.self, from: &node, parent: parent, step: step)
         }
+        if let array = facts.array {
+            return try decodeArray(array, T.self, from: &node, parent: parent, step: step)
+        }
         return try decodeWithInit(T.self, from: &node, parent: parent, step: step)
+    }
+
+    private func decodeArray<A: DecodableArray, T>(
+        _ array: A.Type, _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
+    ) throws -> T {
+        let value = try A.decodeElements(from: &node, impl: self, parent: parent, step: step)
+        guard A.self == T.self else {
+            throw DecodingError.typeMismatch(
+                T.self, .init(codingPath: parent.path(appending: step), debugDescription: "Internal type confusion."))
+        }
+        return reinterpret(value, as: T.self)
     }
 
     private func decodeDirect<D: DirectTreeDecodable, T>(
@@ -152,17 +167,26 @@ package final class TreeDecoderImpl: Decoder {
         return reinterpret(value, as: T.self)
     }
 
+    /// Throws if a value at `step` below `parent` would nest deeper than the maximum depth.
+    @inline(__always)
+    func checkDepth(parent: CodingPathNode, step: PathStep?, node: DecodingNode) throws {
+        guard depth < options.maximumDepth else { throw tooDeep(parent: parent, step: step, node: node) }
+    }
+
+    @inline(never)
+    private func tooDeep(parent: CodingPathNode, step: PathStep?, node: DecodingNode) -> DecodingError {
+        DecodingError.dataCorrupted(
+            .init(
+                codingPath: parent.path(appending: step),
+                debugDescription: "The data is nested deeper than the maximum depth of \(options.maximumDepth).",
+                underlyingError: WireFormatError(
+                    .limitExceeded, "maximum depth \(options.maximumDepth) exceeded", offset: node.byteOffset)))
+    }
+
     func decodeWithInit<T: Decodable>(
         _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
     ) throws -> T {
-        guard depth < options.maximumDepth else {
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: parent.path(appending: step),
-                    debugDescription: "The data is nested deeper than the maximum depth of \(options.maximumDepth).",
-                    underlyingError: WireFormatError(
-                        .limitExceeded, "maximum depth \(options.maximumDepth) exceeded", offset: node.byteOffset)))
-        }
+        try checkDepth(parent: parent, step: step, node: node)
         let savedNode = self.node
         let savedParent = self.pathParent
         let savedStep = self.pathStep

@@ -1,0 +1,51 @@
+/// Arrays of elements that are not primitives (structs, enums, nested arrays), read element by
+/// element by the decoder itself rather than by `Array.init(from:)`.
+///
+/// The standard library's initializer asks for an unkeyed container, which the decoder returns
+/// as an existential (an allocation per array, and a box call per element), and appends each
+/// element in unspecialized code that looks up the array's metadata every time. Arrays of
+/// primitives, strings and data are ``DirectTreeDecodable`` instead, which takes precedence.
+protocol DecodableArray {
+    static func decodeElements(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> Self
+}
+
+extension Array: DecodableArray where Element: Decodable {
+    static func decodeElements(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> [Element] {
+        try impl.decodeElements(Element.self, from: &node, parent: parent, step: step)
+    }
+}
+
+extension TreeDecoderImpl {
+    /// What `Array<E>.init(from:)` does, with the same errors and depth accounting: open an
+    /// unkeyed container and decode an `E` from each element until its end.
+    func decodeElements<E: Decodable>(
+        _ type: E.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
+    ) throws -> [E] {
+        try checkDepth(parent: parent, step: step, node: node)
+        depth += 1
+        defer { depth -= 1 }
+        let path = parent.appending(step)
+        try session.check(path)
+        var view: DecodingNode.UnkeyedView
+        do { view = try node.unkeyedView(format, elementHint: nil) } catch {
+            throw decodingError(error, [Any].self, path.path)
+        }
+        var elements: [E] = []
+        while !view.isAtEnd(format) {
+            let index = view.currentIndex
+            var element: DecodingNode
+            do { element = try view.nextElement(format) } catch {
+                throw decodingError(error, E.self, path.path(appending: .index(index)))
+            }
+            elements.append(try decodeValue(E.self, from: &element, parent: path, step: .index(index)))
+            do { try view.finishElement(element, format) } catch {
+                throw decodingError(error, E.self, path.path(appending: .index(index)))
+            }
+        }
+        return elements
+    }
+}
