@@ -115,6 +115,13 @@ package struct ByteKeyedView {
         }
     }
 
+    /// The view of entries already checked by ``init(buffer:entries:)`` (no index).
+    init(checked buffer: UnsafeRawBufferPointer, entries: KeyedEntries) {
+        self.buffer = buffer
+        self.entries = entries
+        self.index = nil
+    }
+
     /// Whether every key is an integer key, each greater than the one before.
     @inline(__always)
     private static func strictlyAscendingIntKeys(_ e: UnsafeBufferPointer<Entry>) -> Bool {

@@ -13,13 +13,16 @@ package final class KeyedContainerState {
     /// The container's coding path: `parent` then `step` (see ``CodingPathNode/keyedContainer(_:)``).
     @exclusivity(unchecked) private(set) var parent: CodingPathNode
     @exclusivity(unchecked) private(set) var step: PathStep?
-    @exclusivity(unchecked) var view: DecodingNode.KeyedView
+    /// The view of a container that is not ``scanned`` (a tree's, a recording's, or a byte view
+    /// with an index); closed otherwise (see ``currentView``).
+    @exclusivity(unchecked) private var view: DecodingNode.KeyedView
+    @exclusivity(unchecked) private var viewIsClosed = true
     /// Where the next search of the stored entries starts: after the last entry found.
     @exclusivity(unchecked) private var hint = 0
-    /// The byte entries of ``view``, kept from one use to the next.
+    /// The byte entries, kept from one use to the next.
     @exclusivity(unchecked) private var storage = KeyedEntries()
     /// For a byte view searched entry by entry (no index): its entries and input, so that a lookup
-    /// reads them without copying ``view`` (a retain and release, and an enum's copy and
+    /// reads them without copying a view (a retain and release, and an enum's copy and
     /// destruction, per lookup). Valid while ``storage`` holds them.
     @exclusivity(unchecked) private var scanned: UnsafeBufferPointer<ByteKeyedView.Entry>?
     @exclusivity(unchecked) private var input = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -40,15 +43,30 @@ package final class KeyedContainerState {
         self.step = step
         hint = 0
         scanned = nil
-        // The last view refers to `storage`; once it is dropped, nothing else may (a recording
-        // keeps the views it records), and then the entries are framed into it again.
-        view = Self.closed
+        closeView()
+        // A view of the last use may still refer to `storage` (a recording keeps the views it
+        // records): then the entries go to new storage.
         if !isKnownUniquelyReferenced(&storage) { storage = KeyedEntries() }
-        view = try node.keyedView(impl.format, storage: storage)
-        if case .bytes(let v) = view, v.index == nil {
+        let opened = try node.keyedView(impl.format, storage: storage)
+        if case .bytes(let v) = opened, v.index == nil {
             scanned = storage.elements
             input = v.buffer
+        } else {
+            view = opened
+            viewIsClosed = false
         }
+    }
+
+    /// The container's view (made for a scanned byte view, which keeps none).
+    var currentView: DecodingNode.KeyedView {
+        if scanned != nil { return .bytes(ByteKeyedView(checked: input, entries: storage)) }
+        return view
+    }
+
+    private func closeView() {
+        if viewIsClosed { return }
+        view = Self.closed
+        viewIsClosed = true
     }
 
     /// Drops the container's path once no container holds the state: the path refers to the
@@ -58,14 +76,14 @@ package final class KeyedContainerState {
         step = nil
     }
 
-    /// Drops what refers to a finished run (its decoder, path and input), keeping the storage.
+    /// Drops what refers to a finished run (its decoder, path and a tree's view), keeping the
+    /// storage (its entries point into the run's input, which nothing reads before the next
+    /// ``open(_:impl:parent:step:)`` frames new ones).
     func reset(to idle: TreeDecoderImpl) {
         impl = idle
         parent = .root
         step = nil
-        view = Self.closed
-        scanned = nil
-        input = UnsafeRawBufferPointer(start: nil, count: 0)
+        closeView()
     }
 
     private static var closed: DecodingNode.KeyedView { .tree(TreeKeyedView(fields: KeyedFields())) }

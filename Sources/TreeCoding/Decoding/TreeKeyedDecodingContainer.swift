@@ -10,13 +10,13 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     var allKeys: [Key] {
         guard impl.session.isOpen else { return [] }
-        return state.view.allKeys.compactMap { k in
+        return state.currentView.allKeys.compactMap { k in
             if let i = k.intValue, let key = Key(intValue: i) { return key }
             return Key(stringValue: k.stringValue)
         }
     }
 
-    func contains(_ key: Key) -> Bool { impl.session.isOpen && state.view.contains(key) }
+    func contains(_ key: Key) -> Bool { impl.session.isOpen && state.currentView.contains(key) }
 
     /// The node of `key`, or `nil` when absent; throws once the decoding run has returned.
     @inline(__always)
@@ -160,7 +160,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     private func superDecoder(for key: BinaryKey, lookup: some CodingKey) throws -> any Decoder {
         try impl.session.check(path)
         var hint = 0
-        guard let found = state.view.node(forKey: lookup, hint: &hint) else {
+        guard let found = state.currentView.node(forKey: lookup, hint: &hint) else {
             throw DecodingError.keyNotFound(
                 key,
                 .init(codingPath: path.path, debugDescription: "No value for key \(key) at \(describe(path.path))."))
