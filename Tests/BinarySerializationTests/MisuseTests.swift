@@ -204,6 +204,10 @@ import Testing
         decoder.userInfo[Self.stashKey] = stash
         #expect(try decoder.decode(Keeper.self, from: data).text == "Hello")
         data.resetBytes(in: 0..<data.count)  // the caller reuses its buffer
+        // Another run on this thread must not take over the kept decoders (the thread reuses a
+        // finished run's decoder only when nothing holds it).
+        let other = try BinaryEncoder(format: format).encode(Stored(text: "other"))
+        #expect(try BinaryDecoder(format: format).decode(Stored.self, from: other).text == "other")
         #expect(throws: DecodingError.self) { try stash.keyed?.decode(String.self, forKey: Key("text")) }
         #expect(throws: DecodingError.self) { try stash.keyed?.decodeNil(forKey: Key("text")) }
         #expect(throws: DecodingError.self) { try stash.keyed?.decodeIfPresent(String.self, forKey: Key("text")) }
@@ -262,6 +266,50 @@ import Testing
         #expect(decoded.texts == ["one", "two", "three"])
         #expect(decoded.lists == [["a"], [], ["a", "b"]])
         kept.keyed.removeAll()
+    }
+
+    /// Keeps only a super decoder of an unkeyed container (whose path refers to no container).
+    struct KeepsSuperDecoder: Decodable {
+        init(from decoder: any Decoder) throws {
+            let stash = try #require(decoder.userInfo[MisuseTests.stashKey] as? DecoderStash)
+            var elements = try decoder.unkeyedContainer()
+            stash.superDecoder = try elements.superDecoder()
+        }
+    }
+
+    /// Uses the super decoder kept by an earlier run, while it is itself being decoded.
+    struct UsesKeptSuperDecoder: Decodable {
+        let keptDecoderThrew: Bool
+        init(from decoder: any Decoder) throws {
+            let stash = try #require(decoder.userInfo[MisuseTests.stashKey] as? DecoderStash)
+            var elements = try decoder.unkeyedContainer()
+            _ = try elements.decode(String.self)
+            do {
+                _ = try stash.superDecoder?.singleValueContainer().decode(String.self)
+                keptDecoderThrew = false
+            } catch {
+                keptDecoderThrew = true
+            }
+        }
+    }
+
+    /// A thread reuses a finished run's decoder for its next run, unless something still refers
+    /// to it or to its run: a super decoder kept from the first run must go on throwing while the
+    /// next run on the thread is under way, not read the first run's input. (v3 only: a v2
+    /// element is framed by reading it, so its super decoder must be read before the next.)
+    @Test func superDecoderKeptPastDecodeThrowsDuringTheNextRun() throws {
+        let format = BinaryFormat.v3
+        let stash = DecoderStash()
+        var decoder = BinaryDecoder(format: format)
+        decoder.userInfo[Self.stashKey] = stash
+        // The first input stays alive, so that reading it again would succeed rather than fail
+        // by chance.
+        let first = try BinaryEncoder(format: format).encode(["Hello", "b"])
+        _ = try decoder.decode(KeepsSuperDecoder.self, from: first)
+        let next = try decoder.decode(
+            UsesKeptSuperDecoder.self, from: try BinaryEncoder(format: format).encode(["next"]))
+        #expect(next.keptDecoderThrew)
+        withExtendedLifetime(first) { stash.clear() }
     }
 
     /// A tree owns its values: containers kept past `decode(fromTree:)` go on working.

@@ -5,8 +5,9 @@
 ///   The runtime answers each conformance check with a hash-table lookup of a few hundred
 ///   instructions; a type's conformances never change, so each thread remembers the answers for
 ///   the first 64 types it decodes, and a scan of those is far cheaper.
-/// - The keyed container states of its last run (``KeyedStatePool``), so that a run allocates
-///   none for its containers unless it nests deeper than the runs before it.
+/// - The decoder and keyed container states of its last run (``KeyedStatePool``), so that a run
+///   allocates none of them unless it nests deeper than the runs before it, or a type kept the
+///   last run's decoder or containers.
 package final class DecodingThreadCache {
     struct Entry {
         let type: ObjectIdentifier
@@ -33,9 +34,36 @@ package final class DecodingThreadCache {
         return cache
     }
 
+    /// Decoders of finished runs that nothing refers to, idle: one per wire format (a decoder's
+    /// format is a constant).
+    @exclusivity(unchecked) private var spareDecoders: [TreeDecoderImpl] = []
+
+    /// The decoder for a new run: an earlier run's of the same format if nothing kept it (and
+    /// no run is using it: a decode call made from inside `init(from:)` gets its own), else a
+    /// new one.
+    func decoder(node: DecodingNode, format: (any ByteFormat)?, options: DecodingOptions) -> TreeDecoderImpl {
+        let states = takeKeyedStates()
+        let id = format.map { ObjectIdentifier($0) }
+        for i in spareDecoders.indices where spareDecoders[i].format.map({ ObjectIdentifier($0) }) == id {
+            let spare = spareDecoders.remove(at: i)
+            spare.begin(node: node, options: options, keyedStates: states)
+            return spare
+        }
+        return TreeDecoderImpl(
+            node: node, format: format, options: options, session: DecodingSession(keyedStates: states),
+            threadCache: self)
+    }
+
+    /// Keeps `decoder`, which nothing else refers to, for the thread's next run of its format.
+    func keep(_ decoder: TreeDecoderImpl) {
+        decoder.idle()
+        // A few formats exist; a bound all the same.
+        if spareDecoders.count < 8 { spareDecoders.append(decoder) }
+    }
+
     /// Keyed container states for a new run: the last run's, or new ones if a run is still
     /// using those (a decode call made from inside `init(from:)`).
-    func takeKeyedStates() -> KeyedStatePool {
+    private func takeKeyedStates() -> KeyedStatePool {
         guard let spare = spareKeyedStates else { return KeyedStatePool() }
         spareKeyedStates = nil
         return spare

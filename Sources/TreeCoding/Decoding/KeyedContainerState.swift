@@ -156,9 +156,9 @@ package final class KeyedStatePool {
         var kept = 0
         for i in states.indices where isKnownUniquelyReferenced(&states[i]) {
             states[i].reset(to: idle)
-            states.swapAt(kept, i)
+            if kept != i { states.swapAt(kept, i) }
             kept += 1
         }
-        states.removeSubrange(kept...)
+        if kept < states.count { states.removeLast(states.count - kept) }
     }
 }

@@ -24,15 +24,17 @@ package final class TreeDecoderImpl: Decoder {
     /// only when asked for (``pathNode``).
     @exclusivity(unchecked) private var pathParent: CodingPathNode
     @exclusivity(unchecked) private var pathStep: PathStep?
-    package let options: DecodingOptions
-    /// The wire format of byte nodes; `nil` when decoding a tree.
+    @exclusivity(unchecked) package private(set) var options: DecodingOptions
+    /// The wire format of byte nodes; `nil` when decoding a tree. (A constant: code reading a
+    /// variable would retain and release it around every call into the format.)
     package let format: (any ByteFormat)?
     @exclusivity(unchecked) package var depth: Int
     /// The element type of the unkeyed container the current type is about to open (SIMD).
     @exclusivity(unchecked) var elementHint: ScalarKind?
     /// Whether the type being decoded asked for a container (see ``decodeWithInit(_:from:parent:step:)``).
     @exclusivity(unchecked) var opened = false
-    /// The decoding run this decoder belongs to; closed when the run returns.
+    /// The decoding run this decoder belongs to; closed when the run returns, reopened when the
+    /// thread's next run reuses the decoder.
     let session: DecodingSession
     @exclusivity(unchecked) private var countsOfRun: UnkeyedCounts?
     /// This thread's answers to the conformance checks of each type.
@@ -68,19 +70,50 @@ package final class TreeDecoderImpl: Decoder {
         throughDecodable: Bool = false
     ) throws -> T {
         let cache = DecodingThreadCache.current
-        let session = DecodingSession(keyedStates: cache.takeKeyedStates())
-        let impl = TreeDecoderImpl(node: node, format: format, options: options, session: session, threadCache: cache)
-        defer {
-            // Byte nodes point into the caller's buffer, which is only valid during this call: a
-            // decoder or container that a type kept (legal in Swift) must not read it afterwards.
-            if format != nil { session.close() }
-            cache.keep(session.end())
-        }
+        var impl = cache.decoder(node: node, format: format, options: options)
         var root = node
-        if throughDecodable {
-            return try impl.decodeWithInit(T.self, from: &root, parent: .root, step: nil)
+        let value: T
+        do {
+            if throughDecodable {
+                value = try impl.decodeWithInit(T.self, from: &root, parent: .root, step: nil)
+            } else {
+                value = try impl.decodeValue(T.self, from: &root, parent: .root, step: nil)
+            }
+        } catch {
+            endRun(&impl, cache)
+            throw error
         }
-        return try impl.decodeValue(T.self, from: &root, parent: .root, step: nil)
+        endRun(&impl, cache)
+        return value
+    }
+
+    private static func endRun(_ impl: inout TreeDecoderImpl, _ cache: DecodingThreadCache) {
+        // Byte nodes point into the caller's buffer, which is only valid during this call: a
+        // decoder or container that a type kept (legal in Swift) must not read it afterwards.
+        if impl.format != nil { impl.session.close() }
+        cache.keep(impl.session.end())
+        // No decoder or container kept: the thread's next run reuses this decoder.
+        if isKnownUniquelyReferenced(&impl), !impl.session.hasOtherDecoders { cache.keep(impl) }
+    }
+
+    /// Readies a decoder of an earlier run (see ``DecodingThreadCache/decoder(node:format:options:)``).
+    func begin(node: DecodingNode, options: DecodingOptions, keyedStates: KeyedStatePool) {
+        self.node = node
+        self.options = options
+        session.reopen(keyedStates: keyedStates)
+    }
+
+    /// Drops what refers to the finished run (the input, the user info), for a decoder kept for
+    /// the thread's next run.
+    func idle() {
+        node = .tree(.nil)
+        options = DecodingOptions(userInfo: [:], maximumDepth: 0)
+        pathParent = .root
+        pathStep = nil
+        depth = 0
+        elementHint = nil
+        opened = false
+        countsOfRun = nil
     }
 
     /// The current value's coding path.
@@ -257,6 +290,9 @@ protocol ElementHinted {
 /// type kept throws instead of reading that memory.
 package final class DecodingSession {
     @exclusivity(unchecked) private var isClosed = false
+    /// Whether decoders other than the run's own share the session (`superDecoder()`'s): then
+    /// neither is reused for another run.
+    @exclusivity(unchecked) var hasOtherDecoders = false
     /// The states of the run's keyed containers, for reuse; `nil` once the run has ended.
     @exclusivity(unchecked) private var keyedStates: KeyedStatePool?
 
@@ -293,6 +329,12 @@ package final class DecodingSession {
     }
 
     func close() { isClosed = true }
+
+    /// Readies the session of a finished run for another.
+    func reopen(keyedStates: KeyedStatePool) {
+        isClosed = false
+        self.keyedStates = keyedStates
+    }
 
     var isOpen: Bool { !isClosed }
 

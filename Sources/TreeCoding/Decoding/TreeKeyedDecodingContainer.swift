@@ -165,6 +165,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
                 key,
                 .init(codingPath: path.path, debugDescription: "No value for key \(key) at \(describe(path.path))."))
         }
+        impl.session.hasOtherDecoders = true
         return TreeDecoderImpl(
             node: found, format: impl.format, options: impl.options, pathNode: path.appending(.key(key)),
             depth: impl.depth + 1, session: impl.session)

@@ -86,6 +86,7 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         do {
             let n = try view.nextElement(impl.format)
             try view.finishElement(n, impl.format)
+            impl.session.hasOtherDecoders = true
             return TreeDecoderImpl(
                 node: n, format: impl.format, options: impl.options, pathNode: path.appending(.index(index)),
                 depth: impl.depth + 1, session: impl.session)
