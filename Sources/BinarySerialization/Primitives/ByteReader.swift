@@ -81,14 +81,15 @@ struct ByteReader {
         return r
     }
 
-    /// A length (or count) that must not exceed the bytes that remain.
+    /// A length (or count) that must not exceed the bytes that remain. (`what` names it in the
+    /// error only: an autoclosure, so that an interpolated name costs nothing when it is valid.)
     @inline(__always)
-    mutating func length(_ what: String) throws -> Int {
+    mutating func length(_ what: @autoclosure () -> String) throws -> Int {
         let start = offset
         let v = try varint()
         guard v <= UInt64(remaining) else {
             var error = WireFormatError(
-                .truncated, "\(what) of \(v) bytes exceeds the \(remaining) bytes that remain", offset: start)
+                .truncated, "\(what()) of \(v) bytes exceeds the \(remaining) bytes that remain", offset: start)
             if isOpenEnded { error.regionEnd = end }
             let (sum, overflow) = offset.addingReportingOverflow(Int(clamping: v))
             error.requiredEnd = overflow ? Int.max : sum
