@@ -21,7 +21,8 @@ extension Array: DecodableArray where Element: Decodable {
 
 extension TreeDecoderImpl {
     /// What `Array<E>.init(from:)` does, with the same errors and depth accounting: open an
-    /// unkeyed container and decode an `E` from each element until its end.
+    /// unkeyed container and decode an `E` from each element until its end, as the container
+    /// `unkeyedContainer()` returns would (``decodeNextElement(_:of:path:)``).
     func decodeElements<E: Decodable>(
         _ type: E.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
     ) throws -> [E] {
@@ -35,17 +36,7 @@ extension TreeDecoderImpl {
             throw decodingError(error, [Any].self, path.path)
         }
         var elements: [E] = []
-        while !view.isAtEnd(format) {
-            let index = view.currentIndex
-            var element: DecodingNode
-            do { element = try view.nextElement(format) } catch {
-                throw decodingError(error, E.self, path.path(appending: .index(index)))
-            }
-            elements.append(try decodeValue(E.self, from: &element, parent: path, step: .index(index)))
-            do { try view.finishElement(element, format) } catch {
-                throw decodingError(error, E.self, path.path(appending: .index(index)))
-            }
-        }
+        while !view.isAtEnd(format) { elements.append(try decodeNextElement(E.self, of: &view, path: path)) }
         return elements
     }
 }

@@ -47,13 +47,8 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let index = view.currentIndex
         try impl.session.check(path)
-        var n: DecodingNode
-        do { n = try view.nextElement(impl.format) } catch { throw failure(error, type, index) }
-        let value = try impl.decodeValue(T.self, from: &n, parent: path, step: .index(index))
-        do { try view.finishElement(n, impl.format) } catch { throw failure(error, type, index) }
-        return value
+        return try impl.decodeNextElement(T.self, of: &view, path: path)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
@@ -91,6 +86,26 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                 node: n, format: impl.format, options: impl.options, pathNode: path.appending(.index(index)),
                 depth: impl.depth + 1, session: impl.session)
         } catch { throw failure(error, Any.self, index) }
+    }
+}
+
+extension TreeDecoderImpl {
+    /// Decodes the next element of `view` (the unkeyed container at `path`) as a `T`; errors
+    /// name the element's index. Shared by the unkeyed container and ``decodeElements(_:from:parent:step:)``.
+    @inline(__always)
+    func decodeNextElement<T: Decodable>(_ type: T.Type, of view: inout DecodingNode.UnkeyedView, path: CodingPathNode)
+        throws -> T
+    {
+        let index = view.currentIndex
+        var n: DecodingNode
+        do { n = try view.nextElement(format) } catch {
+            throw decodingError(error, type, path.path(appending: .index(index)))
+        }
+        let value = try decodeValue(T.self, from: &n, parent: path, step: .index(index))
+        do { try view.finishElement(n, format) } catch {
+            throw decodingError(error, type, path.path(appending: .index(index)))
+        }
+        return value
     }
 }
 
