@@ -177,11 +177,7 @@ package final class TreeDecoderImpl: Decoder {
         _ array: A.Type, _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
     ) throws -> T {
         let value = try A.decodeElements(from: &node, impl: self, parent: parent, step: step)
-        guard A.self == T.self else {
-            throw DecodingError.typeMismatch(
-                T.self, .init(codingPath: parent.path(appending: step), debugDescription: "Internal type confusion."))
-        }
-        return reinterpret(value, as: T.self)
+        return try sameType(value, as: T.self, parent: parent, step: step)
     }
 
     private func decodeDirect<D: DirectTreeDecodable, T>(
@@ -193,7 +189,13 @@ package final class TreeDecoderImpl: Decoder {
         } catch {
             throw decodingError(error, T.self, parent.path(appending: step))
         }
-        guard D.self == T.self else {
+        return try sameType(value, as: T.self, parent: parent, step: step)
+    }
+
+    /// `value` as the `T` the caller asked for, which the conformance cache said it is.
+    @inline(__always)
+    private func sameType<V, T>(_ value: V, as type: T.Type, parent: CodingPathNode, step: PathStep?) throws -> T {
+        guard V.self == T.self else {
             throw DecodingError.typeMismatch(
                 T.self, .init(codingPath: parent.path(appending: step), debugDescription: "Internal type confusion."))
         }
