@@ -1,5 +1,5 @@
 /// Unkeyed container of ``TreeEncoderImpl``: elements are appended in order.
-struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
+struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer, LeafEncodingContainer {
     let encoder: TreeEncoderImpl
     /// Where the elements go: the encoder itself, or a nested container's own buffer.
     let buffer: TreeEncoderImpl
@@ -11,21 +11,7 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     private var indexStep: PathStep { .index(buffer.values.count) }
 
-    mutating func encodeNil() throws { buffer.appendElement(.nil) }
-    mutating func encode(_ value: Bool) throws { buffer.appendElement(.bool(value)) }
-    mutating func encode(_ value: String) throws { buffer.appendElement(.string(value)) }
-    mutating func encode(_ value: Double) throws { buffer.appendElement(.double(value)) }
-    mutating func encode(_ value: Float) throws { buffer.appendElement(.float(value)) }
-    mutating func encode(_ value: Int) throws { buffer.appendElement(.int(value)) }
-    mutating func encode(_ value: Int8) throws { buffer.appendElement(.int8(value)) }
-    mutating func encode(_ value: Int16) throws { buffer.appendElement(.int16(value)) }
-    mutating func encode(_ value: Int32) throws { buffer.appendElement(.int32(value)) }
-    mutating func encode(_ value: Int64) throws { buffer.appendElement(.int64(value)) }
-    mutating func encode(_ value: UInt) throws { buffer.appendElement(.uint(value)) }
-    mutating func encode(_ value: UInt8) throws { buffer.appendElement(.uint8(value)) }
-    mutating func encode(_ value: UInt16) throws { buffer.appendElement(.uint16(value)) }
-    mutating func encode(_ value: UInt32) throws { buffer.appendElement(.uint32(value)) }
-    mutating func encode(_ value: UInt64) throws { buffer.appendElement(.uint64(value)) }
+    mutating func encodeLeaf(_ leaf: BinaryValue) throws { buffer.appendElement(leaf) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let step = indexStep
@@ -67,7 +53,7 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 ///
 /// Encoding twice keeps the last value, as BinaryCodable does (class hierarchies that call
 /// `super.encode(to: encoder)` rely on it).
-struct TreeSingleValueEncodingContainer: SingleValueEncodingContainer {
+struct TreeSingleValueEncodingContainer: SingleValueEncodingContainer, LeafEncodingContainer {
     let encoder: TreeEncoderImpl
     var codingPath: [any CodingKey] { encoder.codingPath }
 
@@ -82,21 +68,7 @@ struct TreeSingleValueEncodingContainer: SingleValueEncodingContainer {
         }
     }
 
-    mutating func encodeNil() throws { store(.single(.nil)) }
-    mutating func encode(_ value: Bool) throws { store(.single(.bool(value))) }
-    mutating func encode(_ value: String) throws { store(.single(.string(value))) }
-    mutating func encode(_ value: Double) throws { store(.single(.double(value))) }
-    mutating func encode(_ value: Float) throws { store(.single(.float(value))) }
-    mutating func encode(_ value: Int) throws { store(.single(.int(value))) }
-    mutating func encode(_ value: Int8) throws { store(.single(.int8(value))) }
-    mutating func encode(_ value: Int16) throws { store(.single(.int16(value))) }
-    mutating func encode(_ value: Int32) throws { store(.single(.int32(value))) }
-    mutating func encode(_ value: Int64) throws { store(.single(.int64(value))) }
-    mutating func encode(_ value: UInt) throws { store(.single(.uint(value))) }
-    mutating func encode(_ value: UInt8) throws { store(.single(.uint8(value))) }
-    mutating func encode(_ value: UInt16) throws { store(.single(.uint16(value))) }
-    mutating func encode(_ value: UInt32) throws { store(.single(.uint32(value))) }
-    mutating func encode(_ value: UInt64) throws { store(.single(.uint64(value))) }
+    mutating func encodeLeaf(_ leaf: BinaryValue) throws { store(.single(leaf)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         store(.single(try encoder.encodeValue(value, step: nil)))

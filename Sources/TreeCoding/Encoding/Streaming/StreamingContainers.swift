@@ -78,7 +78,7 @@ struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 }
 
 /// Unkeyed container of ``StreamingEncoder``: elements are sent in order.
-struct StreamingUnkeyedContainer: UnkeyedEncodingContainer {
+struct StreamingUnkeyedContainer: UnkeyedEncodingContainer, LeafEncodingContainer {
     let engine: StreamingEncoder
     let id: Int
     /// Elements written through this container (the frame counts them too, while it is open).
@@ -102,27 +102,10 @@ struct StreamingUnkeyedContainer: UnkeyedEncodingContainer {
         return (index, element)
     }
 
-    @inline(__always)
-    private mutating func write(_ node: BinaryValue) throws {
+    mutating func encodeLeaf(_ leaf: BinaryValue) throws {
         guard start() != nil else { throw engine.giveUp() }
-        engine.send(node)
+        engine.send(leaf)
     }
-
-    mutating func encodeNil() throws { try write(.nil) }
-    mutating func encode(_ value: Bool) throws { try write(.bool(value)) }
-    mutating func encode(_ value: String) throws { try write(.string(value)) }
-    mutating func encode(_ value: Double) throws { try write(.double(value)) }
-    mutating func encode(_ value: Float) throws { try write(.float(value)) }
-    mutating func encode(_ value: Int) throws { try write(.int(value)) }
-    mutating func encode(_ value: Int8) throws { try write(.int8(value)) }
-    mutating func encode(_ value: Int16) throws { try write(.int16(value)) }
-    mutating func encode(_ value: Int32) throws { try write(.int32(value)) }
-    mutating func encode(_ value: Int64) throws { try write(.int64(value)) }
-    mutating func encode(_ value: UInt) throws { try write(.uint(value)) }
-    mutating func encode(_ value: UInt8) throws { try write(.uint8(value)) }
-    mutating func encode(_ value: UInt16) throws { try write(.uint16(value)) }
-    mutating func encode(_ value: UInt32) throws { try write(.uint32(value)) }
-    mutating func encode(_ value: UInt64) throws { try write(.uint64(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         guard let (index, element) = start() else { throw engine.giveUp() }
@@ -155,7 +138,7 @@ struct StreamingUnkeyedContainer: UnkeyedEncodingContainer {
 
 /// Single-value container of ``StreamingEncoder``. A second value is left to the tree encoder,
 /// which keeps the last one.
-struct StreamingSingleValueContainer: SingleValueEncodingContainer {
+struct StreamingSingleValueContainer: SingleValueEncodingContainer, LeafEncodingContainer {
     let engine: StreamingEncoder
     let id: Int
 
@@ -174,27 +157,10 @@ struct StreamingSingleValueContainer: SingleValueEncodingContainer {
         return index
     }
 
-    @inline(__always)
-    private func write(_ node: BinaryValue) throws {
+    mutating func encodeLeaf(_ leaf: BinaryValue) throws {
         guard start() != nil else { throw engine.giveUp() }
-        engine.send(.single(node))
+        engine.send(.single(leaf))
     }
-
-    mutating func encodeNil() throws { try write(.nil) }
-    mutating func encode(_ value: Bool) throws { try write(.bool(value)) }
-    mutating func encode(_ value: String) throws { try write(.string(value)) }
-    mutating func encode(_ value: Double) throws { try write(.double(value)) }
-    mutating func encode(_ value: Float) throws { try write(.float(value)) }
-    mutating func encode(_ value: Int) throws { try write(.int(value)) }
-    mutating func encode(_ value: Int8) throws { try write(.int8(value)) }
-    mutating func encode(_ value: Int16) throws { try write(.int16(value)) }
-    mutating func encode(_ value: Int32) throws { try write(.int32(value)) }
-    mutating func encode(_ value: Int64) throws { try write(.int64(value)) }
-    mutating func encode(_ value: UInt) throws { try write(.uint(value)) }
-    mutating func encode(_ value: UInt8) throws { try write(.uint8(value)) }
-    mutating func encode(_ value: UInt16) throws { try write(.uint16(value)) }
-    mutating func encode(_ value: UInt32) throws { try write(.uint32(value)) }
-    mutating func encode(_ value: UInt64) throws { try write(.uint64(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         guard let index = start() else { throw engine.giveUp() }
