@@ -81,8 +81,7 @@ package final class KeyedContainerState {
     /// ``open(_:impl:parent:step:)`` frames new ones).
     func reset(to idle: TreeDecoderImpl) {
         impl = idle
-        parent = .root
-        step = nil
+        dropPath()
         closeView()
     }
 
