@@ -156,20 +156,6 @@ extension String: UnkeyedLeafElement {
 }
 extension Data: UnkeyedLeafElement {}
 
-/// Dictionary keys that `Dictionary`'s `Codable` stores in a keyed container.
-protocol DictionaryKey: Hashable {
-    /// The key from a stored key, as `Dictionary.init(from:)` would read it.
-    static func fromStored(_ key: BinaryKey) -> Self?
-}
-
-extension String: DictionaryKey {
-    static func fromStored(_ key: BinaryKey) -> String? { key.stringValue }
-}
-
-extension Int: DictionaryKey {
-    static func fromStored(_ key: BinaryKey) -> Int? { key.intValue ?? Int(key.stringValue) }
-}
-
 /// `[String: V]` and `[Int: V]` read entry by entry in stored order, rather than through
 /// `Dictionary.init(from:)` listing the keys and looking each one up again.
 extension Dictionary: DirectTreeDecodable where Key: DictionaryKey, Value: Decodable {

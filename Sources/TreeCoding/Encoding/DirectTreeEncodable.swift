@@ -97,3 +97,16 @@ extension Optional: DirectTreeEncodable where Wrapped: Encodable {
         }
     }
 }
+
+/// `[String: V]` and `[Int: V]`: written entry by entry as `Dictionary.encode(to:)` would write
+/// them, without the standard library's container box and key per entry, and without a search
+/// for repeated keys where none can repeat; the tree encoder builds the node the same way.
+extension Dictionary: DirectTreeEncodable where Key: DictionaryKey, Value: Encodable {
+    func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
+        try encoder.encodeDictionary(self, step: step)
+    }
+
+    func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
+        try engine.streamDictionary(self, step: step, in: parent)
+    }
+}
