@@ -4,8 +4,7 @@ extension TreeEncoderImpl {
     /// entry, and without indexing keys that cannot repeat (see
     /// ``DictionaryKey/distinctKeysMayRepeat``): those entries are appended, the others go
     /// through ``setField(_:for:)``, which reports two keys with one integer form.
-    func encodeDictionary<K: DictionaryKey, V: Encodable>(_ dictionary: [K: V], step: PathStep?) throws -> BinaryValue
-    {
+    func encodeDictionary<K: DictionaryKey, V: Encodable>(_ dictionary: [K: V], step: PathStep?) throws -> BinaryValue {
         // Too deep: the general path reports it.
         guard depth < options.maximumDepth else { return try encodeWithChild(dictionary, step: step) }
         let child = TreeEncoderImpl(options: options, parent: self, step: step, depth: depth + 1)
