@@ -273,6 +273,15 @@ package enum DecodingNode {
             }
         }
 
+        /// The number of entries.
+        package var count: Int {
+            switch self {
+            case .bytes(let v): return v.entries.count
+            case .tree(let v): return v.fields.count
+            case .recording(let r): return r.base.entries.count
+            }
+        }
+
         /// Every entry in stored order, without looking keys up one by one.
         package func forEachEntry(_ format: (any ByteFormat)?, _ body: (BinaryKey, DecodingNode) throws -> Void)
             rethrows

@@ -165,6 +165,7 @@ extension Dictionary: DirectTreeDecodable where Key: DictionaryKey, Value: Decod
         let view = try node.keyedView(impl.format)
         let path = parent.appending(step)
         var out: [Key: Value] = [:]
+        out.reserveCapacity(view.count)
         try view.forEachEntry(impl.format) { key, value in
             guard let k = Key.fromStored(key) else {
                 throw DecodingError.typeMismatch(
