@@ -37,6 +37,14 @@ import Testing
         written += Data([0x0b] + Array("other".utf8) + [0x01])
         let tree = try BinaryDecoder().decodeTree(OldMessage.self, from: written)
         #expect(try BinaryEncoder().encode(tree: tree) == written)
+        // A transcode carries them too, also when it writes without building the tree (unsorted).
+        var transcoder = BinaryTranscoder(from: .v3, to: .v3)
+        transcoder.encoder.sortKeysDuringEncoding = sorted
+        #expect(try transcoder.transcode(OldMessage.self, from: written) == written)
+        if !sorted {
+            let direct = try BinaryDecoder().withRecording(OldMessage.self, from: written) { transcoder.transcoded($0) }
+            #expect(direct == written)
+        }
         guard case .keyed(let fields) = tree else {
             Issue.record("not keyed: \(tree)")
             return
@@ -53,6 +61,21 @@ import Testing
         #expect(
             try BinaryDecoder().decode(OldMessage.self, fromTree: tree)
                 == OldMessage(id: 7, inner: OldInner(x: 1), flag: true))
+    }
+
+    /// A field stored as an explicit nil (BinaryCodable 4 writes `encode(nil, forKey:)` so) that
+    /// the type only tests, through `decodeIfPresent`, stays in the tree and in a transcode,
+    /// written through the tree or straight from the recording.
+    @Test func explicitNilFieldTheTypeOnlyTestsIsKept() throws {
+        struct Note: Codable, Equatable { var note: String? }
+        let written = Data([0x09] + Array("note".utf8) + [0x01])
+        let tree = try BinaryDecoder().decodeTree(Note.self, from: written)
+        #expect(tree["note"] == .nil)
+        #expect(try BinaryEncoder().encode(tree: tree) == written)
+        let transcoder = BinaryTranscoder(from: .v3, to: .v3)
+        #expect(try transcoder.transcode(Note.self, from: written) == written)
+        let direct = try BinaryDecoder().withRecording(Note.self, from: written) { transcoder.transcoded($0) }
+        #expect(direct == written)
     }
 
     @Test func unknownFieldsCannotBeWrittenInV2() throws {

@@ -78,6 +78,17 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
         }
     }
 
+    /// Runs `body` with what `type` reads from `data` (see ``decodeTree(_:from:)``), while the
+    /// recording's input is valid.
+    package func withRecording<T: Decodable, R>(
+        _ type: T.Type, from data: Data, _ body: (TreeRecording) throws -> R
+    ) throws -> R {
+        try data.withUnsafeBytes { buffer in
+            let (root, byteFormat) = rootNode(buffer)
+            return try body(TreeRecorder.recording(T.self, from: root, format: byteFormat, options: options))
+        }
+    }
+
     /// Decodes a value of `type` from a raw buffer that stays valid during the call.
     func decode<T: Decodable>(_ type: T.Type, fromBuffer buffer: UnsafeRawBufferPointer) throws -> T {
         let (root, byteFormat) = rootNode(buffer)

@@ -1,7 +1,8 @@
 public import Foundation
 
 /// Re-encodes stored data from one format to the other in memory, guided by the Swift type:
-/// the bytes are read into a tree shaped by the type, and the tree is written in the target format.
+/// the bytes are read into a tree shaped by the type, and the tree is written in the target format
+/// (straight from what the type read, without building the tree, unless keys are sorted).
 ///
 /// ```swift
 /// var transcoder = BinaryTranscoder(from: .v2, to: .v3)
@@ -26,6 +27,15 @@ public struct BinaryTranscoder: Sendable {
     /// - Throws: `DecodingError` if `data` is not a valid `type`; `EncodingError` if the target
     ///   format cannot hold the value.
     public func transcode<T: Decodable>(_ type: T.Type, from data: Data) throws -> Data {
-        try encoder.encode(tree: decoder.decodeTree(type, from: data))
+        try decoder.withRecording(type, from: data) { recording in
+            try transcoded(recording) ?? encoder.encode(tree: recording.tree)
+        }
+    }
+
+    /// The target bytes of `recording` written without building its tree (the bytes
+    /// `encoder.encode(tree: recording.tree)` gives); `nil` where the options need the tree
+    /// (sorted keys) or the target format cannot write it (the tree path reports the error).
+    package func transcoded(_ recording: TreeRecording) -> Data? {
+        encoder.written(by: recording.send(to:))
     }
 }

@@ -10,12 +10,19 @@ package enum TreeRecorder {
     package static func record<T: Decodable>(
         _ type: T.Type, from base: ByteNode, format: any ByteFormat, options: DecodingOptions
     ) throws -> BinaryValue {
+        try recording(T.self, from: base, format: format, options: options).tree
+    }
+
+    /// What `type` read from `base`, not yet resolved into a tree; valid while the input is.
+    package static func recording<T: Decodable>(
+        _ type: T.Type, from base: ByteNode, format: any ByteFormat, options: DecodingOptions
+    ) throws -> TreeRecording {
         let recording = TreeRecording(format: format)
         recording.slots.reserveCapacity(min(max(base.end - base.start, 0) / 4, 1 << 16))
         let root = try recording.newSlot(.empty)
         _ = try TreeDecoderImpl.decodeRoot(
             T.self, from: .recording(RecordingNode(base, root)), format: format, options: options)
-        return recording.resolved(Int(root.index)) ?? .emptyKeyed
+        return recording
     }
 }
 
@@ -79,6 +86,12 @@ package final class TreeRecording {
         return RecordSlot(recording: self, index: index)
     }
 
+    /// The slot of the root value.
+    static let rootSlot = 0
+
+    /// The recorded tree (an empty keyed container when the type read nothing).
+    package var tree: BinaryValue { resolved(Self.rootSlot) ?? .emptyKeyed }
+
     /// The recorded tree at `slot`; `nil` when nothing was read there.
     func resolved(_ slot: Int) -> BinaryValue? {
         switch slots[slot].content {
@@ -91,31 +104,53 @@ package final class TreeRecording {
         }
     }
 
-    /// The fields in stored order, whatever order the type asked in (keys are distinct: the
-    /// views reject repeated keys). A field fetched but not decoded counts as unread.
+    /// The fields in stored order (see ``forEachField(_:_:)``).
     private func resolvedFields(_ record: Keyed) -> KeyedFields {
-        let entries = record.view.entries
         var out: [KeyedFields.Field] = []
-        out.reserveCapacity(entries.count)
+        out.reserveCapacity(record.view.entries.count)
+        forEachField(record) { key, field in
+            switch field {
+            case .read(let slot): out.append(.init(key: key, value: resolved(slot) ?? .emptyKeyed))
+            case .value(let value): out.append(.init(key: key, value: value))
+            }
+        }
+        return KeyedFields(uniqueFields: out)
+    }
+
+    /// A field of a recorded keyed container as it goes into the tree.
+    enum Field {
+        /// Read by the type: the slot of what it read.
+        case read(Int)
+        /// A nil the type only tested, or a field it did not read that the format keeps.
+        case value(BinaryValue)
+    }
+
+    /// The fields of a recorded keyed container in stored order, whatever order the type asked
+    /// in (keys are distinct: the views reject repeated keys): a field the type read, a nil it
+    /// only tested (`.nil`), or, for a field it did not read (or fetched but did not decode),
+    /// the value as stored where the format keeps one.
+    @inline(__always)
+    func forEachField(_ record: Keyed, _ body: (BinaryKey, Field) -> Void) {
+        let entries = record.view.entries
         var slot = record.first
         // By index: a field the type read needs nothing from its stored entry.
         for position in entries.indices {
             defer { slot += 1 }
             if let key = slots[slot].key {
-                if let value = resolved(slot) {
-                    out.append(.init(key: key, value: value))
-                    continue
-                }
-                if format.isNil(entries[position].value) {
-                    out.append(.init(key: key, value: .nil))
+                if case .empty = slots[slot].content {
+                    if format.isNil(entries[position].value) {
+                        body(key, .value(.nil))
+                        continue
+                    }
+                } else {
+                    body(key, .read(slot))
                     continue
                 }
             }
             if let value = format.unreadValue(entries[position].value) {
-                out.append(.init(key: ByteKeyedView.key(of: entries[position], record.view.buffer), value: value))
+                body(ByteKeyedView.key(of: entries[position], record.view.buffer), .value(value))
             }
         }
-        return KeyedFields(uniqueFields: out)
     }
 }
 
