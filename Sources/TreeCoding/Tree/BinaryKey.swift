@@ -1,8 +1,13 @@
+import Foundation
+
 /// A key of a keyed container in the tree.
 ///
 /// A key is written as an integer when it has an `intValue`, else as its string. Two keys are equal
-/// when they are written the same: by `intValue` if either has one, else by `stringValue`. The
-/// `stringValue` of an integer key is kept for sorting and display (the `super` key is `0`/"super").
+/// when they are written the same: by `intValue` if either has one, else by the UTF-8 bytes of
+/// `stringValue`. (Not by `String` equality, which treats canonically equivalent spellings such as
+/// `"é"` and `"e\u{301}"`, or `"K"` and the Kelvin sign, as one string: they are different bytes,
+/// so different keys.) The `stringValue` of an integer key is kept for sorting and display (the
+/// `super` key is `0`/"super").
 public struct BinaryKey: CodingKey, Hashable, Sendable, CustomStringConvertible {
     /// The key as a string: the field name, or the decimal form of an integer key.
     public let stringValue: String
@@ -37,10 +42,11 @@ public struct BinaryKey: CodingKey, Hashable, Sendable, CustomStringConvertible 
     /// The key `superEncoder()` and `superDecoder()` use: integer `0`, named "super".
     public static let `super` = BinaryKey(stringValue: "super", intValue: 0)
 
-    /// Whether two keys are written the same: by `intValue` if either has one, else by `stringValue`.
+    /// Whether two keys are written the same: by `intValue` if either has one, else by the UTF-8
+    /// bytes of `stringValue`.
     public static func == (lhs: BinaryKey, rhs: BinaryKey) -> Bool {
         if lhs.intValue != nil || rhs.intValue != nil { return lhs.intValue == rhs.intValue }
-        return lhs.stringValue == rhs.stringValue
+        return sameUTF8(lhs.stringValue, rhs.stringValue)
     }
 
     /// Hashes what ``==(_:_:)`` compares.
@@ -50,7 +56,8 @@ public struct BinaryKey: CodingKey, Hashable, Sendable, CustomStringConvertible 
             hasher.combine(intValue)
         } else {
             hasher.combine(1 as UInt8)
-            hasher.combine(stringValue)
+            var string = stringValue
+            string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         }
     }
 
@@ -81,5 +88,19 @@ extension BinaryKey {
         let utf8 = stringValue.utf8
         let h = utf8.count &* 7 &+ Int(utf8.first ?? 0) &* 3 &+ Int(utf8.last ?? 0)
         return 1 &<< UInt64(UInt(bitPattern: h) & 63)
+    }
+}
+
+/// Whether two strings have the same UTF-8 bytes (`==` on `String` compares canonical equivalence).
+@inline(__always)
+func sameUTF8(_ a: String, _ b: String) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
+    var a = a
+    var b = b
+    return a.withUTF8 { x in
+        b.withUTF8 { y in
+            guard let p = x.baseAddress, let q = y.baseAddress else { return true }  // both empty
+            return memcmp(p, q, x.count) == 0
+        }
     }
 }
