@@ -44,8 +44,8 @@ package final class KeyedContainerState {
         hint = 0
         scanned = nil
         closeView()
-        // A view of the last use may still refer to `storage` (a recording keeps the views it
-        // records): then the entries go to new storage.
+        // A view of the last use may still refer to `storage` (a container kept past its value,
+        // or a view a caller copied): then the entries go to new storage.
         if !isKnownUniquelyReferenced(&storage) { storage = KeyedEntries() }
         let opened = try node.keyedView(impl.format, storage: storage)
         if case .bytes(let v) = opened, v.index == nil {

@@ -3,7 +3,7 @@
 /// A keyed container's state (``KeyedContainerState``) keeps one of these from container to
 /// container, emptied rather than freed, and reads it through an `UnsafeBufferPointer` that
 /// stays valid while it holds the storage: a lookup then costs no reference counting. Storage
-/// another holder still refers to (a recording keeps the views it records) is never emptied;
+/// another holder still refers to (a view kept past its container) is never emptied;
 /// the state takes new storage instead.
 package final class KeyedEntries: RandomAccessCollection {
     package typealias Entry = ByteKeyedView.Entry

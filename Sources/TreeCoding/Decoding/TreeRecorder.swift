@@ -51,9 +51,12 @@ package final class TreeRecording {
 
     /// A keyed container as stored, and where its fields' slots begin: the field stored at
     /// position p has the slot `first + p`, so a field is found by the position the view looked
-    /// up, without a table of keys.
+    /// up, without a table of keys. Its entries are copied into ``entries`` (from `entryStart`),
+    /// so that the container's own entry storage is free for the next container.
     struct Keyed {
-        let view: ByteKeyedView
+        let buffer: UnsafeRawBufferPointer
+        let entryStart: Int
+        let count: Int
         let first: Int
     }
 
@@ -61,6 +64,8 @@ package final class TreeRecording {
     // own state, the record skips the run-time exclusivity checks.
     @exclusivity(unchecked) var slots: [Slot] = []
     @exclusivity(unchecked) var keyed: [Keyed] = []
+    /// The entries of every recorded keyed container, one after the other.
+    @exclusivity(unchecked) var entries: [ByteKeyedView.Entry] = []
     /// The slots of each unkeyed container's elements, in order.
     @exclusivity(unchecked) var unkeyed: [[Int]] = []
     let format: any ByteFormat
@@ -107,7 +112,7 @@ package final class TreeRecording {
     /// The fields in stored order (see ``forEachField(_:_:)``).
     private func resolvedFields(_ record: Keyed) -> KeyedFields {
         var out: [KeyedFields.Field] = []
-        out.reserveCapacity(record.view.entries.count)
+        out.reserveCapacity(record.count)
         forEachField(record) { key, field in
             switch field {
             case .read(let slot): out.append(.init(key: key, value: resolved(slot) ?? .emptyKeyed))
@@ -131,10 +136,9 @@ package final class TreeRecording {
     /// the value as stored where the format keeps one.
     @inline(__always)
     func forEachField(_ record: Keyed, _ body: (BinaryKey, Field) -> Void) {
-        let entries = record.view.entries
         var slot = record.first
         // By index: a field the type read needs nothing from its stored entry.
-        for position in entries.indices {
+        for position in record.entryStart..<record.entryStart + record.count {
             defer { slot += 1 }
             if let key = slots[slot].key {
                 if case .empty = slots[slot].content {
@@ -148,7 +152,7 @@ package final class TreeRecording {
                 }
             }
             if let value = format.unreadValue(entries[position].value) {
-                body(ByteKeyedView.key(of: entries[position], record.view.buffer), .value(value))
+                body(ByteKeyedView.key(of: entries[position], record.buffer), .value(value))
             }
         }
     }
@@ -179,7 +183,9 @@ package struct RecordSlot {
         let count = view.entries.count
         try r.checkRoom(for: count)
         for _ in 0..<count { r.slots.append(TreeRecording.Slot(content: .empty, key: nil)) }
-        r.keyed.append(TreeRecording.Keyed(view: view, first: first))
+        r.keyed.append(
+            TreeRecording.Keyed(buffer: view.buffer, entryStart: r.entries.count, count: count, first: first))
+        r.entries.append(contentsOf: view.entries.elements)
         content = .keyed(r.keyed.count - 1)
         return RecordingKeyedView(base: view, recording: r, first: first)
     }
