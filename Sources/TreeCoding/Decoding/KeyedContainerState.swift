@@ -26,6 +26,11 @@ package final class KeyedContainerState {
     /// destruction, per lookup). Valid while ``storage`` holds them.
     @exclusivity(unchecked) private var scanned: UnsafeBufferPointer<ByteKeyedView.Entry>?
     @exclusivity(unchecked) private var input = UnsafeRawBufferPointer(start: nil, count: 0)
+    /// For a recorded container searched entry by entry (``scanned``): where what is read from
+    /// it is noted (`decodeTree`, transcoding), and the slot of its first field there. (Not a
+    /// `RecordingKeyedView`: testing an optional struct that holds references retains them.)
+    @exclusivity(unchecked) private var recording: TreeRecording?
+    @exclusivity(unchecked) private var firstSlot = 0
 
     init(impl: TreeDecoderImpl) {
         self.impl = impl
@@ -43,6 +48,7 @@ package final class KeyedContainerState {
         self.step = step
         hint = 0
         scanned = nil
+        if recording != nil { recording = nil }
         closeView()
         // A view of the last use may still refer to `storage` (a container kept past its value,
         // or a view a caller copied): then the entries go to new storage.
@@ -52,6 +58,21 @@ package final class KeyedContainerState {
             scanned = storage.elements
             input = v.buffer
         } else {
+            adopt(opened)
+        }
+    }
+
+    /// Keeps a view that is not a plain byte view searched entry by entry: a recorded one that
+    /// is searched so too, or any other view as it is. (Out of line: inlined, it slowed the
+    /// byte path of ``open(_:impl:parent:step:)``.)
+    @inline(never)
+    private func adopt(_ opened: DecodingNode.KeyedView) {
+        if case .recording(let r) = opened, r.base.index == nil {
+            scanned = storage.elements
+            input = r.base.buffer
+            recording = r.recording
+            firstSlot = r.first
+        } else {
             view = opened
             viewIsClosed = false
         }
@@ -59,8 +80,16 @@ package final class KeyedContainerState {
 
     /// The container's view (made for a scanned byte view, which keeps none).
     var currentView: DecodingNode.KeyedView {
+        if let recorder { return .recording(recorder) }
         if scanned != nil { return .bytes(ByteKeyedView(checked: input, entries: storage)) }
         return view
+    }
+
+    /// The recording view of a recorded container searched entry by entry.
+    private var recorder: RecordingKeyedView? {
+        guard let recording else { return nil }
+        return RecordingKeyedView(
+            base: ByteKeyedView(checked: input, entries: storage), recording: recording, first: firstSlot)
     }
 
     private func closeView() {
@@ -90,13 +119,21 @@ package final class KeyedContainerState {
     /// The value node for `key`, or `nil` when absent.
     @inline(__always)
     func node(forKey key: some CodingKey) -> DecodingNode? {
-        if scanned != nil { return scannedNode(forKey: key).map { .bytes($0) } }
+        if scanned != nil {
+            if recording != nil { return recordedNode(forKey: key) }
+            return scannedNode(forKey: key).map { .bytes($0) }
+        }
         return view.node(forKey: key, hint: &hint)
     }
 
     /// The format of a byte view searched entry by entry, `nil` for any other view; with it, a
-    /// primitive is read from ``scannedNode(forKey:)`` without wrapping it in a `DecodingNode`.
+    /// primitive is read from ``scannedNode(forKey:)`` (or ``recordedLeaf(_:forKey:nilIsAbsent:)``)
+    /// without wrapping it in a `DecodingNode`.
     var scannedFormat: (any ByteFormat)? { scanned == nil ? nil : impl.format }
+
+    /// Whether the container searched entry by entry is recorded: its primitives are read
+    /// through ``recordedLeaf(_:forKey:nilIsAbsent:)``.
+    var isRecorded: Bool { recording != nil }
 
     /// The stored node of `key` in a byte view searched entry by entry, `nil` when absent (or
     /// when the view is not one).
@@ -105,6 +142,42 @@ package final class KeyedContainerState {
         guard let scanned, let p = ByteKeyedView.position(key, in: scanned, input, hint: hint) else { return nil }
         hint = p + 1
         return scanned[p].value
+    }
+
+    /// The position of `key`'s entry in a recorded container searched entry by entry, noting
+    /// in the recording that the type asked for it; `nil` when absent.
+    private func recordedPosition(forKey key: some CodingKey) -> (Int, TreeRecording)? {
+        guard let scanned, let recording, let p = ByteKeyedView.position(key, in: scanned, input, hint: hint) else {
+            return nil
+        }
+        hint = p + 1
+        recording.noteKey(key, slot: firstSlot + p)
+        return (p, recording)
+    }
+
+    /// `key`'s node in a recorded container searched entry by entry, wrapped so that what is read
+    /// from it is recorded.
+    @inline(never)
+    private func recordedNode(forKey key: some CodingKey) -> DecodingNode? {
+        guard let scanned, let recorder, let p = ByteKeyedView.position(key, in: scanned, input, hint: hint) else {
+            return nil
+        }
+        hint = p + 1
+        return recorder.recorded(scanned[p].value, at: p, forKey: BinaryKey(key))
+    }
+
+    /// The primitive of `kind` stored for `key` in a recorded container searched entry by entry,
+    /// as a leaf, recorded; `nil` when the key is absent, or (with `nilIsAbsent`) holds nil.
+    /// (Not generic over the primitive: out of line, that would run unspecialized.)
+    @inline(never)
+    func recordedLeaf(_ kind: ScalarKind, forKey key: some CodingKey, nilIsAbsent: Bool) throws -> BinaryValue? {
+        guard let scanned, let (p, recording) = recordedPosition(forKey: key) else { return nil }
+        let format = try DecodingNode.requireFormat(impl.format)
+        var node = scanned[p].value
+        if nilIsAbsent, format.isNil(node) { return nil }
+        let leaf = try format.decodeScalar(&node, kind)
+        recording.slots[firstSlot + p].content = .leaf(leaf)
+        return leaf
     }
 }
 

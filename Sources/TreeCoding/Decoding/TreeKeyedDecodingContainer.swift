@@ -51,11 +51,32 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         if let format = state.scannedFormat {
             // Bytes searched entry by entry: read the stored node directly.
             try impl.session.check(path)
+            if state.isRecorded {
+                guard let value = try recordedScalar(type, key, nilIsAbsent: false) else { throw missing(key) }
+                return value
+            }
             guard var b = state.scannedNode(forKey: key) else { throw missing(key) }
             do { return try S.read(bytes: &b, format) } catch { throw failure(error, type, key) }
         }
         var n = try node(key, type)
         do { return try S.read(from: &n, impl.format) } catch { throw failure(error, type, key) }
+    }
+
+    /// A primitive of a recorded container searched entry by entry
+    /// (``KeyedContainerState/recordedLeaf(_:forKey:nilIsAbsent:)``); `nil` when absent.
+    @inline(__always)
+    private func recordedScalar<S: ScalarDecodable>(_ type: S.Type, _ key: Key, nilIsAbsent: Bool) throws -> S? {
+        do {
+            guard let leaf = try state.recordedLeaf(S.scalarKind, forKey: key, nilIsAbsent: nilIsAbsent) else {
+                return nil
+            }
+            guard let value = S.fromLeaf(leaf) else {
+                throw WireFormatError(.typeMismatch, "expected \(S.self), found \(leaf.kindName)")
+            }
+            return value
+        } catch {
+            throw failure(error, type, key)
+        }
     }
 
     /// `true` for a nil value and for an absent key: `encodeNil(forKey:)` writes nothing, so this
@@ -71,6 +92,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     private func scalarIfPresent<S: ScalarDecodable>(_ type: S.Type, _ key: Key) throws -> S? {
         if let format = state.scannedFormat {
             try impl.session.check(path)
+            if state.isRecorded { return try recordedScalar(type, key, nilIsAbsent: true) }
             guard var b = state.scannedNode(forKey: key), !format.isNil(b) else { return nil }
             do { return try S.read(bytes: &b, format) } catch { throw failure(error, type, key) }
         }

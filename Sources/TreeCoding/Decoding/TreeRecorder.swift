@@ -91,6 +91,12 @@ package final class TreeRecording {
         return RecordSlot(recording: self, index: index)
     }
 
+    /// Notes that the type asked for the field whose slot is `slot` with `key`.
+    @inline(__always)
+    func noteKey(_ key: some CodingKey, slot: Int) {
+        if slots[slot].key == nil { slots[slot].key = BinaryKey(key) }
+    }
+
     /// The slot of the root value.
     static let rootSlot = 0
 
