@@ -147,23 +147,36 @@ package struct TreeKeyedView {
 
     package var allKeys: [BinaryKey] { fields.keys }
 
-    private func lookup(_ key: BinaryKey) -> Int? {
+    /// The position of `key`: through the index, or by a search that starts at `hint` (the
+    /// field after the one found last: types read fields in the order they wrote them) and wraps
+    /// around. Keys are distinct, so where the search starts does not change the answer.
+    private func lookup(_ key: BinaryKey, hint: Int) -> Int? {
         if let index { return index[key] }
-        return fields.position(of: key)
-    }
-
-    private func position(_ key: some CodingKey) -> Int? {
-        let k = BinaryKey(key)
-        if let p = lookup(k) { return p }
-        // A hand-built tree may name an integer key by its string.
-        if k.intValue != nil { return lookup(BinaryKey(stringValue: k.stringValue)) }
+        let f = fields.fields
+        let count = f.count
+        var p = hint < count ? hint : 0
+        for _ in 0..<count {
+            if f[p].key == key { return p }
+            p = p + 1 == count ? 0 : p + 1
+        }
         return nil
     }
 
-    package func contains(_ key: some CodingKey) -> Bool { position(key) != nil }
+    private func position(_ key: some CodingKey, hint: Int) -> Int? {
+        let k = BinaryKey(key)
+        if let p = lookup(k, hint: hint) { return p }
+        // A hand-built tree may name an integer key by its string.
+        if k.intValue != nil { return lookup(BinaryKey(stringValue: k.stringValue), hint: hint) }
+        return nil
+    }
 
-    package func node(forKey key: some CodingKey) -> BinaryValue? {
-        position(key).map { fields.fields[$0].value }
+    package func contains(_ key: some CodingKey) -> Bool { position(key, hint: 0) != nil }
+
+    /// The value of `key`; the search starts at `hint` and leaves it after the field found.
+    package func node(forKey key: some CodingKey, hint: inout Int) -> BinaryValue? {
+        guard let p = position(key, hint: hint) else { return nil }
+        hint = p + 1
+        return fields.fields[p].value
     }
 }
 

@@ -265,7 +265,7 @@ package enum DecodingNode {
                 guard let p = v.position(key, hint: hint) else { return nil }
                 hint = p + 1
                 return .bytes(v.entries[p].value)
-            case .tree(let v): return v.node(forKey: key).map { .tree($0) }
+            case .tree(let v): return v.node(forKey: key, hint: &hint).map { .tree($0) }
             case .recording(let r):
                 guard let p = r.base.position(key, hint: hint) else { return nil }
                 hint = p + 1

@@ -44,6 +44,7 @@ public struct BinaryKey: CodingKey, Hashable, Sendable, CustomStringConvertible 
 
     /// Whether two keys are written the same: by `intValue` if either has one, else by the UTF-8
     /// bytes of `stringValue`.
+    @inline(__always)
     public static func == (lhs: BinaryKey, rhs: BinaryKey) -> Bool {
         if lhs.intValue != nil || rhs.intValue != nil { return lhs.intValue == rhs.intValue }
         return sameUTF8(lhs.stringValue, rhs.stringValue)
@@ -92,7 +93,7 @@ extension BinaryKey {
 }
 
 /// Whether two strings have the same UTF-8 bytes (`==` on `String` compares canonical equivalence).
-@inline(__always)
+@inline(never)
 func sameUTF8(_ a: String, _ b: String) -> Bool {
     guard a.utf8.count == b.utf8.count else { return false }
     var a = a
