@@ -9,14 +9,21 @@ import Foundation
 /// A position in the input shared by an unkeyed container and the element being read from it,
 /// for a format whose elements carry no lengths (only reading one tells where the next starts).
 package final class ByteCursor {
-    @exclusivity(unchecked) package var offset: Int
+    /// The read position. (Accessors rather than the stored property itself: the formats read
+    /// and move it from another module, where `@exclusivity(unchecked)` is not seen and every
+    /// access paid the run-time exclusivity check, about 140 instructions.)
+    package var offset: Int {
+        get { storedOffset }
+        set { storedOffset = newValue }
+    }
+    @exclusivity(unchecked) private var storedOffset: Int
     package let end: Int
     /// Whether `end` is only where the bytes received so far end (a stream decoder's element),
     /// rather than a length-delimited value's end.
     package let isOpenEnded: Bool
 
     package init(offset: Int, end: Int, isOpenEnded: Bool = false) {
-        self.offset = offset
+        self.storedOffset = offset
         self.end = end
         self.isOpenEnded = isOpenEnded
     }
