@@ -17,16 +17,65 @@ package final class ByteCursor {
         set { storedOffset = newValue }
     }
     @exclusivity(unchecked) private var storedOffset: Int
-    package let end: Int
+    /// Where the container's bytes end.
+    package var end: Int { storedEnd }
+    @exclusivity(unchecked) private var storedEnd: Int
     /// Whether `end` is only where the bytes received so far end (a stream decoder's element),
     /// rather than a length-delimited value's end.
     package let isOpenEnded: Bool
 
     package init(offset: Int, end: Int, isOpenEnded: Bool = false) {
         self.storedOffset = offset
-        self.end = end
+        self.storedEnd = end
         self.isOpenEnded = isOpenEnded
     }
+
+    /// Makes a cursor no one else refers to (``ByteCursorPool``) serve another container.
+    fileprivate func reset(offset: Int, end: Int) {
+        storedOffset = offset
+        storedEnd = end
+    }
+}
+
+/// The cursors of a decoding run's unkeyed containers (formats whose elements carry no lengths),
+/// reused once nothing refers to them any more (`isKnownUniquelyReferenced`: the pool's reference
+/// is the only one), so that a container costs no allocation. Containers are opened one inside the
+/// other or one after the other, so the pool looks at the cursor it handed out last (a finished
+/// sibling's) and the next one (a nested container's, from an earlier value or run); any other
+/// pattern gets a new cursor, as without the pool.
+package final class ByteCursorPool {
+    @exclusivity(unchecked) private var cursors: [ByteCursor] = []
+    /// The cursors from `next` on are not in use by the containers opened so far in the run.
+    @exclusivity(unchecked) private var next = 0
+    /// The most cursors kept (one per level of nesting).
+    static let kept = 64
+
+    package init() {}
+
+    /// A cursor at `offset` in a container that ends at `end`.
+    package func cursor(offset: Int, end: Int) -> ByteCursor {
+        if next > 0, isKnownUniquelyReferenced(&cursors[next - 1]) {
+            cursors[next - 1].reset(offset: offset, end: end)
+            return cursors[next - 1]
+        }
+        if next < cursors.count, isKnownUniquelyReferenced(&cursors[next]) {
+            cursors[next].reset(offset: offset, end: end)
+            next += 1
+            return cursors[next - 1]
+        }
+        let cursor = ByteCursor(offset: offset, end: end)
+        if next < cursors.count {
+            cursors[next] = cursor
+            next += 1
+        } else if cursors.count < Self.kept {
+            cursors.append(cursor)
+            next += 1
+        }
+        return cursor
+    }
+
+    /// Ends a run: every cursor no container kept is free again.
+    func endRun() { next = 0 }
 }
 
 /// One value inside the input bytes.
@@ -281,7 +330,10 @@ package protocol ByteFormat: AnyObject, Sendable {
     /// Frames the entries of a keyed container, appending them to `entries` (empty on entry; its
     /// capacity is kept from earlier containers). ``ByteKeyedView`` checks them.
     func keyedEntries(_ node: inout ByteNode, into entries: KeyedEntries) throws
-    func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?) throws -> ByteUnkeyedView
+    /// The view of an unkeyed container; a format that needs a shared cursor takes it from
+    /// `cursors` when there is a pool.
+    func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?, cursors: ByteCursorPool?) throws
+        -> ByteUnkeyedView
     func singleValueContent(_ node: inout ByteNode) throws -> ByteNode?
     func optionalContent(_ node: inout ByteNode) throws -> ByteNode?
     /// Whether the content of a single-value container is the format's spelling of nil.

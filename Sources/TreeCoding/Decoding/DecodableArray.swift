@@ -32,7 +32,7 @@ extension TreeDecoderImpl {
         let path = parent.appending(step)
         try session.check(path)
         var view: DecodingNode.UnkeyedView
-        do { view = try node.unkeyedView(format, elementHint: nil) } catch {
+        do { view = try node.unkeyedView(format, elementHint: nil, cursors: session.cursors) } catch {
             throw decodingError(error, [Any].self, path.path)
         }
         var elements: [E] = []

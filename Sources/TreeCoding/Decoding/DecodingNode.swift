@@ -67,18 +67,20 @@ package enum DecodingNode {
         return try ByteKeyedView(buffer: node.buffer, entries: storage)
     }
 
-    package mutating func unkeyedView(_ format: (any ByteFormat)?, elementHint: ScalarKind?) throws -> UnkeyedView {
+    package mutating func unkeyedView(
+        _ format: (any ByteFormat)?, elementHint: ScalarKind?, cursors: ByteCursorPool? = nil
+    ) throws -> UnkeyedView {
         switch self {
         case .tree(let v):
             return .tree(try v.treeUnkeyedView())
         case .bytes(var b):
-            let view = try Self.requireFormat(format).unkeyedView(&b, elementHint: elementHint)
+            let view = try Self.requireFormat(format).unkeyedView(&b, elementHint: elementHint, cursors: cursors)
             self = .bytes(b)
             return .bytes(view)
         case .recording(let n):
             var b = n.byteNode
             let slot = n.slot
-            let view = try Self.requireFormat(format).unkeyedView(&b, elementHint: elementHint)
+            let view = try Self.requireFormat(format).unkeyedView(&b, elementHint: elementHint, cursors: cursors)
             self = .recording(RecordingNode(b, slot))
             return .recording(slot.recordUnkeyed(view))
         }

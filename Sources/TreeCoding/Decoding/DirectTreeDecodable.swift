@@ -101,7 +101,7 @@ extension UnkeyedLeafElement {
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> [Self] {
         let format = impl.format
-        var view = try node.unkeyedView(format, elementHint: nil)
+        var view = try node.unkeyedView(format, elementHint: nil, cursors: impl.session.cursors)
         var out: [Self] = []
         if let count = view.count(format) { out.reserveCapacity(count) }
         while !view.isAtEnd(format) {

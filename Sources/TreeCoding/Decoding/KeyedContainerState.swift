@@ -187,6 +187,8 @@ package final class KeyedContainerState {
 /// place). A thread keeps its last run's pool for the next (``DecodingThreadCache``).
 package final class KeyedStatePool {
     @exclusivity(unchecked) private var states: [KeyedContainerState] = []
+    /// The run's unkeyed containers' cursors (kept with the states, for the thread's next run).
+    let cursors = ByteCursorPool()
     /// The number of states handed out to values still being decoded.
     @exclusivity(unchecked) var inUse = 0
     /// What an idle state refers to instead of a finished run's decoder, which it must not keep
@@ -224,6 +226,7 @@ package final class KeyedStatePool {
     /// Ends a run: keeps the states no container holds, emptied of the run's references, and
     /// leaves the others to the containers that hold them.
     func endRun() {
+        cursors.endRun()
         inUse = 0
         var kept = 0
         for i in states.indices where isKnownUniquelyReferenced(&states[i]) {

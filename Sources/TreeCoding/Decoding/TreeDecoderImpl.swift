@@ -140,7 +140,7 @@ package final class TreeDecoderImpl: Decoder {
         let hint = elementHint
         elementHint = nil
         let view: DecodingNode.UnkeyedView
-        do { view = try node.unkeyedView(format, elementHint: hint) } catch {
+        do { view = try node.unkeyedView(format, elementHint: hint, cursors: session.cursors) } catch {
             throw decodingError(error, [Any].self, pathNode.path)
         }
         return TreeUnkeyedDecodingContainer(impl: self, view: view, path: pathNode)
@@ -301,6 +301,9 @@ package final class DecodingSession {
     package init(keyedStates: KeyedStatePool? = nil) {
         self.keyedStates = keyedStates
     }
+
+    /// The run's pool of unkeyed containers' cursors; `nil` once the run has ended.
+    var cursors: ByteCursorPool? { keyedStates?.cursors }
 
     /// How many keyed container states values still being decoded hold.
     var keyedStatesInUse: Int { keyedStates?.inUse ?? 0 }

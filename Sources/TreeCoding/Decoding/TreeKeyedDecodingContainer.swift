@@ -167,7 +167,9 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         var n = try node(key, [Any].self)
         let nested: DecodingNode.UnkeyedView
-        do { nested = try n.unkeyedView(impl.format, elementHint: nil) } catch { throw failure(error, [Any].self, key) }
+        do { nested = try n.unkeyedView(impl.format, elementHint: nil, cursors: impl.session.cursors) } catch {
+            throw failure(error, [Any].self, key)
+        }
         return TreeUnkeyedDecodingContainer(impl: impl, view: nested, path: path.appending(key))
     }
 

@@ -69,7 +69,7 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         try impl.session.check(path)
         do {
             var n = try view.nextElement(impl.format)
-            let nested = try n.unkeyedView(impl.format, elementHint: nil)
+            let nested = try n.unkeyedView(impl.format, elementHint: nil, cursors: impl.session.cursors)
             try view.finishElement(n, impl.format)
             return TreeUnkeyedDecodingContainer(impl: impl, view: nested, path: path.appending(.index(index)))
         } catch { throw failure(error, [Any].self, index) }

@@ -140,12 +140,14 @@ final class V2Format: ByteFormat {
         return value >= 1 << 59 ? value - (1 << 60) : value
     }
 
-    func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?) throws -> ByteUnkeyedView {
+    func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?, cursors: ByteCursorPool?) throws
+        -> ByteUnkeyedView
+    {
         let (start, end) = try delimitedRange(&node, "an unkeyed container")
         var r = ByteReader(buffer: node.buffer, offset: start, end: end)
         let nils = nilIndexSets ? try Self.nilIndexSet(&r) : []
         var view = ByteUnkeyedView(buffer: node.buffer, offset: r.offset, end: end)
-        view.cursor = ByteCursor(offset: r.offset, end: end)
+        view.cursor = cursors?.cursor(offset: r.offset, end: end) ?? ByteCursor(offset: r.offset, end: end)
         view.absentIndices = nils
         view.elementHint = elementHint
         return view

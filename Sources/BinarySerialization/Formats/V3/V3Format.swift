@@ -63,7 +63,9 @@ final class V3Format: ByteFormat {
         }
     }
 
-    func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?) throws -> ByteUnkeyedView {
+    func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?, cursors: ByteCursorPool?) throws
+        -> ByteUnkeyedView
+    {
         if node.tag == Self.nilElement { throw foundNil("an unkeyed container", node) }
         return ByteUnkeyedView(buffer: node.buffer, offset: node.start, end: node.end)
     }
