@@ -14,29 +14,9 @@ import Testing
         func encode(to encoder: any Encoder) throws { try d.encode(to: encoder) }
     }
 
-    struct Setup: CustomStringConvertible, Sendable {
-        let description: String
-        let encoder: BinaryEncoder
-
-        static let all: [Setup] = [
-            Setup(description: "v3", encoder: BinaryEncoder(format: .v3)),
-            Setup(description: "v2", encoder: BinaryEncoder(format: .v2)),
-            Setup(
-                description: "v2 with nil index sets",
-                encoder: {
-                    var e = BinaryEncoder(format: .v2)
-                    e.prependNilIndexSetForUnkeyedContainers = true
-                    return e
-                }()),
-            Setup(
-                description: "v3 sorted",
-                encoder: {
-                    var e = BinaryEncoder(format: .v3)
-                    e.sortKeysDuringEncoding = true
-                    return e
-                }()),
-        ]
-    }
+    /// The unsorted setups, and sorted v3.
+    typealias Setup = EncoderSetup
+    static let setups = EncoderSetup.all + [EncoderSetup.sortedV3]
 
     /// The bytes in hex, or the error's coding path and message (not its value, which is the
     /// wrapper on one side and the dictionary on the other).
@@ -82,7 +62,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Setup.all)
+    @Test(arguments: setups)
     func randomStringKeyedDictionariesMatchTheStandardLibrary(_ setup: Setup) {
         var rng = SplitMix64(seed: 0xD1C7)
         for _ in 0..<400 {
@@ -92,7 +72,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Setup.all)
+    @Test(arguments: setups)
     func randomNestedDictionariesMatchTheStandardLibrary(_ setup: Setup) {
         var rng = SplitMix64(seed: 0xD1C8)
         for _ in 0..<200 {
@@ -111,7 +91,7 @@ import Testing
 
     /// Past 16 keys the encoders switch to a hashed check for repeated keys; integer-like keys
     /// that collide there must still be reported.
-    @Test(arguments: Setup.all)
+    @Test(arguments: setups)
     func largeDictionariesWithCollidingIntegerKeys(_ setup: Setup) {
         var d: [String: Int] = [:]
         for i in 0..<40 { d["k\(i)"] = i }
@@ -123,7 +103,7 @@ import Testing
         #expect(result.hasPrefix("error at []") && result.contains("\"007\"") && result.contains("\"7\""), "\(result)")
     }
 
-    @Test(arguments: Setup.all)
+    @Test(arguments: setups)
     func emptyAndSingleEntryDictionaries(_ setup: Setup) {
         Self.expectSameAsStandardLibrary([String: Int](), setup)
         Self.expectSameAsStandardLibrary([Int: Int](), setup)
@@ -133,7 +113,7 @@ import Testing
     }
 
     /// The depth limit counts a dictionary like any container, on both paths.
-    @Test(arguments: Setup.all)
+    @Test(arguments: setups)
     func depthLimit(_ setup: Setup) {
         var limited = setup
         for depth in 1...3 {
@@ -146,7 +126,7 @@ import Testing
     }
 
     /// Errors thrown by a value name its key in the path.
-    @Test(arguments: Setup.all)
+    @Test(arguments: setups)
     func errorsOfValuesCarryTheKey(_ setup: Setup) {
         struct Failing: Encodable {
             func encode(to encoder: any Encoder) throws {

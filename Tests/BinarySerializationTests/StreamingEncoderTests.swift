@@ -9,22 +9,7 @@ import Testing
 /// hand-written `encode(to:)` code, in each format and option that changes the bytes.
 @Suite struct StreamingEncoderTests {
     /// An unsorted encoder: v3, v2, or v2 with nil index sets.
-    struct Setup: CustomStringConvertible, Sendable {
-        let description: String
-        let encoder: BinaryEncoder
-
-        static let all: [Setup] = [
-            Setup(description: "v3", encoder: BinaryEncoder(format: .v3)),
-            Setup(description: "v2", encoder: BinaryEncoder(format: .v2)),
-            Setup(
-                description: "v2 with nil index sets",
-                encoder: {
-                    var e = BinaryEncoder(format: .v2)
-                    e.prependNilIndexSetForUnkeyedContainers = true
-                    return e
-                }()),
-        ]
-    }
+    typealias Setup = EncoderSetup
 
     struct Key: CodingKey {
         var stringValue: String

@@ -21,6 +21,28 @@ func spacedHex(_ b: some Sequence<UInt8>) -> String {
     b.map { String(format: "%02x", $0) }.joined(separator: " ")
 }
 
+/// An encoder configuration a test runs in, named for the failure messages.
+struct EncoderSetup: CustomStringConvertible, Sendable {
+    let description: String
+    let encoder: BinaryEncoder
+
+    /// Unsorted v3, v2, and v2 with nil index sets: every option that changes unsorted bytes.
+    static let all: [EncoderSetup] = [
+        EncoderSetup(description: "v3", encoder: BinaryEncoder(format: .v3)),
+        EncoderSetup(description: "v2", encoder: BinaryEncoder(format: .v2)),
+        EncoderSetup(
+            description: "v2 with nil index sets",
+            encoder: {
+                var e = BinaryEncoder(format: .v2)
+                e.prependNilIndexSetForUnkeyedContainers = true
+                return e
+            }()),
+    ]
+
+    /// v3 with sorted keys.
+    static let sortedV3 = EncoderSetup(description: "v3 sorted", encoder: v3Encoder(sorted: true))
+}
+
 /// A v3 encoder, sorted unless told otherwise.
 func v3Encoder(sorted: Bool = true) -> BinaryEncoder {
     var e = BinaryEncoder(format: .v3)

@@ -153,13 +153,7 @@ package struct TreeKeyedView {
     private func lookup(_ key: BinaryKey, hint: Int) -> Int? {
         if let index { return index[key] }
         let f = fields.fields
-        let count = f.count
-        var p = hint < count ? hint : 0
-        for _ in 0..<count {
-            if f[p].key == key { return p }
-            p = p + 1 == count ? 0 : p + 1
-        }
-        return nil
+        return firstPosition(from: hint, count: f.count) { f[$0].key == key }
     }
 
     private func position(_ key: some CodingKey, hint: Int) -> Int? {

@@ -232,13 +232,7 @@ package struct ByteKeyedView {
     }
 
     static func position(intKey: Int, in e: UnsafeBufferPointer<Entry>, hint: Int) -> Int? {
-        let count = e.count
-        var p = hint < count ? hint : 0
-        for _ in 0..<count {
-            if e[p].intKey == intKey { return p }
-            p = p + 1 == count ? 0 : p + 1
-        }
-        return nil
+        firstPosition(from: hint, count: e.count) { e[$0].intKey == intKey }
     }
 
     static func position(name: String, in e: UnsafeBufferPointer<Entry>, _ buffer: UnsafeRawBufferPointer, hint: Int)
@@ -246,20 +240,25 @@ package struct ByteKeyedView {
     {
         var name = name
         return name.withUTF8 { utf8 -> Int? in
-            let count = e.count
             let bytes = utf8.baseAddress.map { UnsafeRawPointer($0) }
-            var p = hint < count ? hint : 0
-            for _ in 0..<count {
-                if e[p].intKey == Entry.stringKey, e[p].keyLength == utf8.count,
-                    bytesEqual(buffer, e[p].keyStart, bytes, utf8.count)
-                {
-                    return p
-                }
-                p = p + 1 == count ? 0 : p + 1
+            return firstPosition(from: hint, count: e.count) {
+                e[$0].intKey == Entry.stringKey && e[$0].keyLength == utf8.count
+                    && bytesEqual(buffer, e[$0].keyStart, bytes, utf8.count)
             }
-            return nil
         }
     }
+}
+
+/// The first position of `0..<count` where `matches` holds, searching from `hint` (wrapping
+/// around): fields are read in the order they were written, so the search usually starts on the one.
+@inline(__always)
+func firstPosition(from hint: Int, count: Int, _ matches: (Int) -> Bool) -> Int? {
+    var p = hint < count ? hint : 0
+    for _ in 0..<count {
+        if matches(p) { return p }
+        p = p + 1 == count ? 0 : p + 1
+    }
+    return nil
 }
 
 /// Whether `length` bytes of `buffer` at `offset` equal the bytes at `other`.
