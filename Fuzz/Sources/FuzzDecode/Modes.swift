@@ -414,11 +414,27 @@ func exerciseTranscode<T: Codable & Equatable>(_ type: T.Type, _ input: FuzzInpu
         if let value { violation("transcode \(source)→\(target) threw a DecodingError, but decode gave \(value)", input) }
         return
     } catch is EncodingError {
-        return  // the target format cannot hold it (e.g. v3 fields the type does not read, in v2)
+        // The target format cannot hold it (e.g. v3 fields the type does not read, in v2): nor
+        // can it hold the recorded tree.
+        if let viaTree = try? forward.encoder.encode(tree: forward.decoder.decodeTree(T.self, from: Data(input.bytes))) {
+            violation("transcode \(source)→\(target) threw an EncodingError, the recorded tree gave [\(hex(viaTree))]", input)
+        }
+        return
     } catch {
         violation("transcode \(source)→\(target) threw \(Swift.type(of: error)): \(error)", input)
     }
     guard let value else { violation("transcode \(source)→\(target) gave [\(hex(output))], but decode threw", input) }
+
+    // Unsorted, the transcoder writes straight from the recording, without the tree: the bytes
+    // must be the recorded tree's.
+    do {
+        let viaTree = try forward.encoder.encode(tree: forward.decoder.decodeTree(T.self, from: Data(input.bytes)))
+        if viaTree != output {
+            violation("transcode \(source)→\(target) gave [\(hex(output))], the recorded tree [\(hex(viaTree))]", input)
+        }
+    } catch {
+        violation("transcode \(source)→\(target) gave [\(hex(output))], the recorded tree threw \(error)", input)
+    }
 
     let decoded: T
     do { decoded = try input.decoder(target).decode(T.self, from: output) } catch {
