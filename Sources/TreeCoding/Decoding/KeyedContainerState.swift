@@ -57,17 +57,8 @@ package final class KeyedContainerState {
         if case .bytes(let v) = opened, v.index == nil {
             scanned = storage.elements
             input = v.buffer
-        } else {
-            adopt(opened)
-        }
-    }
-
-    /// Keeps a view that is not a plain byte view searched entry by entry: a recorded one that
-    /// is searched so too, or any other view as it is. (Out of line: inlined, it slowed the
-    /// byte path of ``open(_:impl:parent:step:)``.)
-    @inline(never)
-    private func adopt(_ opened: DecodingNode.KeyedView) {
-        if case .recording(let r) = opened, r.base.index == nil {
+        } else if case .recording(let r) = opened, r.base.index == nil {
+            // A recorded container is searched entry by entry too.
             scanned = storage.elements
             input = r.base.buffer
             recording = r.recording
