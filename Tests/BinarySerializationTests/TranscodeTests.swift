@@ -106,4 +106,20 @@ import Testing
         let back = try BinaryTranscoder(from: .v3, to: .v2).transcode(Message.self, from: migrated)
         #expect(back == legacy)
     }
+
+    /// The keyed container states a thread keeps for its next run must not keep the last
+    /// recording (every value it read) alive.
+    @Test(arguments: [BinaryFormat.v3, .v2])
+    func theRecordingIsFreedWhenTheCallReturns(_ format: BinaryFormat) throws {
+        let message = Message(isComplete: true, owner: "Bob", references: [3, -280])
+        let data = try BinaryEncoder(format: format).encode(message)
+        weak var recorded: TreeRecording?
+        let transcoder = BinaryTranscoder(from: format, to: format)
+        let bytes = try BinaryDecoder(format: format).withRecording(Message.self, from: data) { recording in
+            recorded = recording
+            return transcoder.transcoded(recording)
+        }
+        #expect(bytes == data)
+        #expect(recorded == nil)
+    }
 }

@@ -96,13 +96,14 @@ package final class KeyedContainerState {
         step = nil
     }
 
-    /// Drops what refers to a finished run (its decoder, path and a tree's view), keeping the
-    /// storage (its entries point into the run's input, which nothing reads before the next
-    /// ``open(_:impl:parent:step:)`` frames new ones).
+    /// Drops what refers to a finished run (its decoder, path, a tree's view and a recording),
+    /// keeping the storage (its entries point into the run's input, which nothing reads before the
+    /// next ``open(_:impl:parent:step:)`` frames new ones).
     func reset(to idle: TreeDecoderImpl) {
         impl = idle
         dropPath()
         closeView()
+        recording = nil
     }
 
     private static var closed: DecodingNode.KeyedView { .tree(TreeKeyedView(fields: KeyedFields())) }
