@@ -128,7 +128,7 @@ package struct ByteKeyedView {
     let buffer: UnsafeRawBufferPointer
     let entries: KeyedEntries
     /// Key -> entry, for large containers.
-    let index: [BinaryKey: Int]?
+    let index: EntryIndex?
 
     static let indexThreshold = 16
 
@@ -148,14 +148,13 @@ package struct ByteKeyedView {
             }
         }
         if e.count > Self.indexThreshold {
-            var map = [BinaryKey: Int](minimumCapacity: e.count)
-            for (i, entry) in e.enumerated() {
-                let key = Self.key(of: entry, buffer)
-                if map.updateValue(i, forKey: key) != nil {
-                    throw WireFormatError(.duplicateKey, "the key \(key) appears twice", offset: entry.keyStart)
-                }
+            let (made, repeated) = EntryIndex.make(e, buffer)
+            if let repeated {
+                throw WireFormatError(
+                    .duplicateKey, "the key \(Self.key(of: e[repeated], buffer)) appears twice",
+                    offset: e[repeated].keyStart)
             }
-            index = map
+            index = made
         } else {
             index = nil
             guard e.count > 1 else { return }
@@ -194,8 +193,9 @@ package struct ByteKeyedView {
         return true
     }
 
+    /// Whether two entries have the same key: the same integer, or the same UTF-8 bytes.
     @inline(__always)
-    private static func sameKey(_ a: Entry, _ b: Entry, _ buffer: UnsafeRawBufferPointer) -> Bool {
+    static func sameKey(_ a: Entry, _ b: Entry, _ buffer: UnsafeRawBufferPointer) -> Bool {
         if a.intKey != Entry.stringKey || b.intKey != Entry.stringKey { return a.intKey == b.intKey }
         guard a.keyLength == b.keyLength else { return false }
         return bytesEqual(buffer, a.keyStart, buffer.baseAddress.map { $0 + b.keyStart }, a.keyLength)
@@ -212,8 +212,8 @@ package struct ByteKeyedView {
     /// The entry of a key (see ``position(_:in:_:hint:)``), through the index when there is one.
     func position(_ key: some CodingKey, hint: Int = 0) -> Int? {
         if let index {
-            if let i = key.intValue { return index[BinaryKey(intValue: i)] }
-            return index[BinaryKey(stringValue: key.stringValue)]
+            if let i = key.intValue { return index.position(intKey: i, in: entries.elements) }
+            return index.position(name: key.stringValue, in: entries.elements, buffer)
         }
         return Self.position(key, in: entries.elements, buffer, hint: hint)
     }
