@@ -116,6 +116,13 @@ package struct ByteKeyedView {
         package var keyLength: Int
         package var value: ByteNode
 
+        /// Whether the key is a string key of the `count` bytes at `name` (its own bytes are in
+        /// `buffer`).
+        @inline(__always)
+        func hasName(_ name: UnsafeRawPointer?, count: Int, in buffer: UnsafeRawBufferPointer) -> Bool {
+            intKey == Self.stringKey && keyLength == count && bytesEqual(buffer, keyStart, name, count)
+        }
+
         @inline(__always)
         package init(intKey: Int, keyStart: Int, keyLength: Int, value: ByteNode) {
             self.intKey = intKey
@@ -241,10 +248,7 @@ package struct ByteKeyedView {
         var name = name
         return name.withUTF8 { utf8 -> Int? in
             let bytes = utf8.baseAddress.map { UnsafeRawPointer($0) }
-            return firstPosition(from: hint, count: e.count) {
-                e[$0].intKey == Entry.stringKey && e[$0].keyLength == utf8.count
-                    && bytesEqual(buffer, e[$0].keyStart, bytes, utf8.count)
-            }
+            return firstPosition(from: hint, count: e.count) { e[$0].hasName(bytes, count: utf8.count, in: buffer) }
         }
     }
 }

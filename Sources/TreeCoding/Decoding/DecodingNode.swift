@@ -68,7 +68,7 @@ package enum DecodingNode {
     }
 
     package mutating func unkeyedView(
-        _ format: (any ByteFormat)?, elementHint: ScalarKind?, cursors: ByteCursorPool? = nil
+        _ format: (any ByteFormat)?, elementHint: ScalarKind?, cursors: ByteCursorPool?
     ) throws -> UnkeyedView {
         switch self {
         case .tree(let v):

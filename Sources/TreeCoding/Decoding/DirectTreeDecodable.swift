@@ -9,26 +9,29 @@ protocol DirectTreeDecodable {
 }
 
 extension ScalarDecodable {
+    /// The primitive a leaf read for it holds; a leaf of another kind (which a format that
+    /// answers the requested kind never returns) is a type mismatch at `offset`.
+    @inline(__always)
+    static func value(of leaf: BinaryValue, offset: @autoclosure () -> Int?) throws -> Self {
+        guard let value = fromLeaf(leaf) else {
+            throw WireFormatError(.typeMismatch, "expected \(Self.self), found \(leaf.kindName)", offset: offset())
+        }
+        return value
+    }
+
     /// Reads this primitive from `node`.
     @inline(__always)
     static func read(from node: inout DecodingNode, _ format: (any ByteFormat)?, kind: ScalarKind? = nil) throws -> Self
     {
         let leaf = try node.decodeScalar(kind ?? scalarKind, format)
-        guard let value = fromLeaf(leaf) else {
-            throw WireFormatError(
-                .typeMismatch, "expected \(Self.self), found \(leaf.kindName)", offset: node.byteOffset)
-        }
-        return value
+        return try value(of: leaf, offset: node.byteOffset)
     }
 
     /// Reads this primitive from a byte node.
     @inline(__always)
     static func read(bytes node: inout ByteNode, _ format: any ByteFormat) throws -> Self {
         let leaf = try format.decodeScalar(&node, scalarKind)
-        guard let value = fromLeaf(leaf) else {
-            throw WireFormatError(.typeMismatch, "expected \(Self.self), found \(leaf.kindName)", offset: node.start)
-        }
-        return value
+        return try value(of: leaf, offset: node.start)
     }
 
     static func decodeDirect(

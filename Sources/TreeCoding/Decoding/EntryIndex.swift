@@ -49,10 +49,7 @@ struct EntryIndex {
             var hasher = Hasher()
             hasher.combine(1 as UInt8)
             hasher.combine(bytes: bytes)
-            return probe(hasher.finalize()) {
-                entries[$0].intKey == Entry.stringKey && entries[$0].keyLength == bytes.count
-                    && bytesEqual(buffer, entries[$0].keyStart, bytes.baseAddress, bytes.count)
-            }
+            return probe(hasher.finalize()) { entries[$0].hasName(bytes.baseAddress, count: bytes.count, in: buffer) }
         }
     }
 

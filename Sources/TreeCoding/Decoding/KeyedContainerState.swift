@@ -143,7 +143,7 @@ package final class KeyedContainerState {
             return nil
         }
         hint = p + 1
-        recording.noteKey(key, slot: firstSlot + p)
+        recording.noteKey(BinaryKey(key), slot: firstSlot + p)
         return (p, recording)
     }
 
@@ -155,6 +155,8 @@ package final class KeyedContainerState {
             return nil
         }
         hint = p + 1
+        // `recorded` notes the key. (Searching through ``recordedPosition(forKey:)`` instead
+        // measured +0.5% instructions on P2 `decodeTree`.)
         return recorder.recorded(scanned[p].value, at: p, forKey: BinaryKey(key))
     }
 

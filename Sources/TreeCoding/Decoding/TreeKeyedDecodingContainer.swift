@@ -70,10 +70,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
             guard let leaf = try state.recordedLeaf(S.scalarKind, forKey: key, nilIsAbsent: nilIsAbsent) else {
                 return nil
             }
-            guard let value = S.fromLeaf(leaf) else {
-                throw WireFormatError(.typeMismatch, "expected \(S.self), found \(leaf.kindName)")
-            }
-            return value
+            return try S.value(of: leaf, offset: nil)
         } catch {
             throw failure(error, type, key)
         }

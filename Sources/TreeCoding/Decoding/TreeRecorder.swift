@@ -91,10 +91,13 @@ package final class TreeRecording {
         return RecordSlot(recording: self, index: index)
     }
 
-    /// Notes that the type asked for the field whose slot is `slot` with `key`.
+    /// Notes that the type asked for the field whose slot is `slot` with `key` (the first time:
+    /// the key as first asked keeps its name). A nil the type only tests (`decodeNil(forKey:)`)
+    /// leaves the slot empty; resolving records it as nil then, rather than asking the format
+    /// here for every field.
     @inline(__always)
-    func noteKey(_ key: some CodingKey, slot: Int) {
-        if slots[slot].key == nil { slots[slot].key = BinaryKey(key) }
+    func noteKey(_ key: @autoclosure () -> BinaryKey, slot: Int) {
+        if slots[slot].key == nil { slots[slot].key = key() }
     }
 
     /// The slot of the root value.
@@ -231,9 +234,7 @@ package struct RecordingKeyedView {
     func recorded(_ found: ByteNode, at position: Int, forKey key: @autoclosure () -> BinaryKey) -> DecodingNode {
         let r = recording
         let slot = first + position
-        // A nil the type only tests (`decodeNil(forKey:)`) leaves the slot empty; resolving
-        // records it as nil then, rather than asking the format here for every field.
-        if r.slots[slot].key == nil { r.slots[slot].key = key() }
+        r.noteKey(key(), slot: slot)
         // Below `maximumSlots`: the container's slots were made by `recordKeyed`.
         return .recording(RecordingNode(found, RecordSlot(recording: r, index: UInt32(truncatingIfNeeded: slot))))
     }
