@@ -128,66 +128,68 @@ enum Scalars {
     /// Reads a primitive of `kind`. Strings and data take every remaining byte of `r`.
     static func read(_ kind: ScalarKind, from r: inout ByteReader) throws -> BinaryValue {
         switch kind {
-        case .bool:
-            let start = r.offset
-            let b = try r.byte()
-            guard b <= 1 else {
-                throw WireFormatError(.invalidBytes, "a Bool must be 0 or 1, found \(b)", offset: start)
-            }
-            return .bool(b == 1)
-        case .int8: return .int8(Int8(bitPattern: try r.byte()))
-        case .uint8: return .uint8(try r.byte())
-        case .int16(let e):
-            switch e {
-            case .fixed: return .int16(try r.littleEndian(Int16.self), e)
-            case .varint: return .int16(Int16(bitPattern: try r.varint(as: UInt16.self)), e)
-            case .zigZag: return .int16(Int16(truncatingIfNeeded: unZigZag(UInt64(try r.varint(as: UInt16.self)))), e)
-            }
-        case .uint16(let e):
-            switch e {
-            case .fixed: return .uint16(try r.littleEndian(UInt16.self), e)
-            case .varint, .zigZag: return .uint16(try r.varint(as: UInt16.self), e)
-            }
-        case .int32(let e):
-            switch e {
-            case .fixed: return .int32(try r.littleEndian(Int32.self), e)
-            case .varint: return .int32(Int32(bitPattern: try r.varint(as: UInt32.self)), e)
-            case .zigZag: return .int32(Int32(truncatingIfNeeded: unZigZag(UInt64(try r.varint(as: UInt32.self)))), e)
-            }
-        case .uint32(let e):
-            switch e {
-            case .fixed: return .uint32(try r.littleEndian(UInt32.self), e)
-            case .varint, .zigZag: return .uint32(try r.varint(as: UInt32.self), e)
-            }
-        case .int64(let e): return .int64(try readInt64(e, &r), e)
-        case .int(let e): return .int(Int(try readInt64(e, &r)), e)
-        case .uint64(let e): return .uint64(try readUInt64(e, &r), e)
-        case .uint(let e): return .uint(UInt(try readUInt64(e, &r)), e)
-        case .float: return .float(Float(bitPattern: try r.bigEndian(UInt32.self)))
-        case .double: return .double(Double(bitPattern: try r.bigEndian(UInt64.self)))
         case .string:
             return .string(try readString(&r))
         case .data:
             let bytes = UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<r.end])
             r.offset = r.end
             return .data(Data(bytes))
+        default:
+            return try kind.leaf(bits: readBits(kind, from: &r))
         }
     }
 
+    /// Reads a fixed-size primitive of `kind` (any but a string or data) as its bits (see
+    /// ``ScalarKind/leaf(bits:)``), without a leaf around them: typed decoding reads its
+    /// primitives this way.
     @inline(__always)
-    private static func readInt64(_ e: IntegerEncoding, _ r: inout ByteReader) throws -> Int64 {
-        switch e {
-        case .fixed: return try r.littleEndian(Int64.self)
-        case .varint: return Int64(bitPattern: try r.varint())
-        case .zigZag: return unZigZag(try r.varint())
-        }
-    }
-
-    @inline(__always)
-    private static func readUInt64(_ e: IntegerEncoding, _ r: inout ByteReader) throws -> UInt64 {
-        switch e {
-        case .fixed: return try r.littleEndian(UInt64.self)
-        case .varint, .zigZag: return try r.varint()
+    static func readBits(_ kind: ScalarKind, from r: inout ByteReader) throws -> UInt64 {
+        switch kind {
+        case .bool:
+            let start = r.offset
+            let b = try r.byte()
+            guard b <= 1 else {
+                throw WireFormatError(.invalidBytes, "a Bool must be 0 or 1, found \(b)", offset: start)
+            }
+            return UInt64(b)
+        case .int8, .uint8: return UInt64(try r.byte())
+        case .int16(let e):
+            switch e {
+            case .fixed: return UInt64(try r.littleEndian(UInt16.self))
+            case .varint: return UInt64(try r.varint(as: UInt16.self))
+            case .zigZag: return UInt64(bitPattern: unZigZag(UInt64(try r.varint(as: UInt16.self))))
+            }
+        case .uint16(let e):
+            switch e {
+            case .fixed: return UInt64(try r.littleEndian(UInt16.self))
+            case .varint, .zigZag: return UInt64(try r.varint(as: UInt16.self))
+            }
+        case .int32(let e):
+            switch e {
+            case .fixed: return UInt64(try r.littleEndian(UInt32.self))
+            case .varint: return UInt64(try r.varint(as: UInt32.self))
+            case .zigZag: return UInt64(bitPattern: unZigZag(UInt64(try r.varint(as: UInt32.self))))
+            }
+        case .uint32(let e):
+            switch e {
+            case .fixed: return UInt64(try r.littleEndian(UInt32.self))
+            case .varint, .zigZag: return UInt64(try r.varint(as: UInt32.self))
+            }
+        case .int64(let e), .int(let e):
+            switch e {
+            case .fixed: return try r.littleEndian(UInt64.self)
+            case .varint: return try r.varint()
+            case .zigZag: return UInt64(bitPattern: unZigZag(try r.varint()))
+            }
+        case .uint64(let e), .uint(let e):
+            switch e {
+            case .fixed: return try r.littleEndian(UInt64.self)
+            case .varint, .zigZag: return try r.varint()
+            }
+        case .float: return UInt64(try r.bigEndian(UInt32.self))
+        case .double: return try r.bigEndian(UInt64.self)
+        case .string, .data:
+            throw WireFormatError(.unsupported, "a \(kind) is not a fixed-size primitive", offset: r.offset)
         }
     }
 

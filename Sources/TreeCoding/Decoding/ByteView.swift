@@ -107,6 +107,8 @@ package struct ByteNode {
 
 /// A keyed container framed from bytes: each entry's key and value node.
 package struct ByteKeyedView {
+    /// A framed field: plain values, no reference (a framed value never shares a cursor), so
+    /// entries are copied, stored and dropped without reference counting.
     package struct Entry {
         /// The `intKey` of a string key (no format writes `Int.min` as an integer key).
         package static let stringKey = Int.min
@@ -114,7 +116,18 @@ package struct ByteKeyedView {
         package var intKey: Int
         package var keyStart: Int
         package var keyLength: Int
-        package var value: ByteNode
+        private var valueStart: Int
+        private var valueEnd: Int
+        private let buffer: UnsafeRawBufferPointer
+        private var valueTag: UInt8
+        private var valueExtra: UInt8
+
+        /// The field's value.
+        package var value: ByteNode {
+            @inline(__always) get {
+                ByteNode(buffer: buffer, start: valueStart, end: valueEnd, tag: valueTag, extra: valueExtra)
+            }
+        }
 
         /// Whether the key is a string key of the `count` bytes at `name` (its own bytes are in
         /// `buffer`).
@@ -123,12 +136,20 @@ package struct ByteKeyedView {
             intKey == Self.stringKey && keyLength == count && bytesEqual(buffer, keyStart, name, count)
         }
 
+        /// The entry of a field whose value the format framed at `start..<end` of `buffer`.
         @inline(__always)
-        package init(intKey: Int, keyStart: Int, keyLength: Int, value: ByteNode) {
+        package init(
+            intKey: Int, keyStart: Int, keyLength: Int, buffer: UnsafeRawBufferPointer, start: Int, end: Int,
+            tag: UInt8, extra: UInt8 = 0xff
+        ) {
             self.intKey = intKey
             self.keyStart = keyStart
             self.keyLength = keyLength
-            self.value = value
+            self.valueStart = start
+            self.valueEnd = end
+            self.buffer = buffer
+            self.valueTag = tag
+            self.valueExtra = extra
         }
     }
 
@@ -349,6 +370,12 @@ package protocol ByteFormat: AnyObject, Sendable {
     /// After the content from ``optionalContent(_:)`` was decoded: check nothing is left over.
     func finishContent(_ node: ByteNode, _ content: ByteNode) throws
     func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue
+    /// A fixed-size primitive (any kind but a string or data) as its bits
+    /// (``ScalarKind/leaf(bits:)``), read as ``decodeScalar(_:_:)`` reads it: typed decoding
+    /// takes its primitives without a leaf around them.
+    func decodeBits(_ node: inout ByteNode, _ kind: ScalarKind) throws -> UInt64
+    /// A string, read as ``decodeScalar(_:_:)`` reads one.
+    func decodeString(_ node: inout ByteNode) throws -> String
     func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray
     /// An unkeyed container of strings read in one loop, or `nil` where the format has no such
     /// path (the caller then reads element by element). An error names the element's index in

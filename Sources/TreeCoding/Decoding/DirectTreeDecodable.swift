@@ -21,13 +21,18 @@ extension ScalarDecodable {
 
     /// Reads this primitive from `node`.
     @inline(__always)
-    static func read(from node: inout DecodingNode, _ format: (any ByteFormat)?, kind: ScalarKind? = nil) throws -> Self
-    {
-        let leaf = try node.decodeScalar(kind ?? scalarKind, format)
+    static func read(from node: inout DecodingNode, _ format: (any ByteFormat)?) throws -> Self {
+        if case .bytes(var b) = node {
+            let value = try read(bytes: &b, DecodingNode.requireFormat(format))
+            node = .bytes(b)
+            return value
+        }
+        let leaf = try node.decodeScalar(scalarKind, format)
         return try value(of: leaf, offset: node.byteOffset)
     }
 
-    /// Reads this primitive from a byte node.
+    /// Reads this primitive from a byte node through its leaf (the types without a path of
+    /// their own: `Data`).
     @inline(__always)
     static func read(bytes node: inout ByteNode, _ format: any ByteFormat) throws -> Self {
         let leaf = try format.decodeScalar(&node, scalarKind)

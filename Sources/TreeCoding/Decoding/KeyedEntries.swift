@@ -39,17 +39,17 @@ package final class KeyedEntries: RandomAccessCollection {
         count += 1
     }
 
-    /// Appends the entry of a field whose value the format framed at `start..<end` of `buffer`,
-    /// without a cursor (one call from the format's module, where building the entry there
-    /// would cost a call per initializer).
+    /// Appends the entry of a field whose value the format framed at `start..<end` of `buffer`
+    /// (one call from the format's module, where building the entry there would cost a call per
+    /// initializer).
     package func append(
         intKey: Int, keyStart: Int, keyLength: Int, buffer: UnsafeRawBufferPointer, start: Int, end: Int, tag: UInt8,
         extra: UInt8 = 0xff
     ) {
         append(
             Entry(
-                intKey: intKey, keyStart: keyStart, keyLength: keyLength,
-                value: ByteNode(buffer: buffer, start: start, end: end, tag: tag, extra: extra)))
+                intKey: intKey, keyStart: keyStart, keyLength: keyLength, buffer: buffer, start: start, end: end,
+                tag: tag, extra: extra))
     }
 
     /// Empties the storage, keeping its capacity.

@@ -36,3 +36,27 @@ package enum ScalarKind: Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension ScalarKind {
+    /// The leaf of a fixed-size primitive of this kind from its bits: the value's bit pattern
+    /// (an integer's two's complement, a float's IEEE 754 bits, 0 or 1 for a `Bool`) in the low
+    /// bits. A string or data has no bits: that request is an error.
+    package func leaf(bits: UInt64) throws -> BinaryValue {
+        switch self {
+        case .bool: return .bool(bits != 0)
+        case .int8: return .int8(Int8(truncatingIfNeeded: bits))
+        case .uint8: return .uint8(UInt8(truncatingIfNeeded: bits))
+        case .int16(let e): return .int16(Int16(truncatingIfNeeded: bits), e)
+        case .uint16(let e): return .uint16(UInt16(truncatingIfNeeded: bits), e)
+        case .int32(let e): return .int32(Int32(truncatingIfNeeded: bits), e)
+        case .uint32(let e): return .uint32(UInt32(truncatingIfNeeded: bits), e)
+        case .int64(let e): return .int64(Int64(bitPattern: bits), e)
+        case .uint64(let e): return .uint64(bits, e)
+        case .int(let e): return .int(Int(truncatingIfNeeded: bits), e)
+        case .uint(let e): return .uint(UInt(truncatingIfNeeded: bits), e)
+        case .float: return .float(Float(bitPattern: UInt32(truncatingIfNeeded: bits)))
+        case .double: return .double(Double(bitPattern: bits))
+        case .string, .data: throw WireFormatError(.unsupported, "a \(self) is not a fixed-size primitive")
+        }
+    }
+}

@@ -18,7 +18,11 @@ package enum TreeRecorder {
         _ type: T.Type, from base: ByteNode, format: any ByteFormat, options: DecodingOptions
     ) throws -> TreeRecording {
         let recording = TreeRecording(format: format)
-        recording.slots.reserveCapacity(min(max(base.end - base.start, 0) / 4, 1 << 16))
+        // Most slots are fields of keyed containers, each with an entry: one estimate for both
+        // (growing by doubling copied the entries about twice over).
+        let estimate = min(max(base.end - base.start, 0) / 4, 1 << 16)
+        recording.slots.reserveCapacity(estimate)
+        recording.entries.reserveCapacity(estimate)
         let root = try recording.newSlot(.empty)
         _ = try TreeDecoderImpl.decodeRoot(
             T.self, from: .recording(RecordingNode(base, root)), format: format, options: options)

@@ -122,8 +122,8 @@ final class V2Format: ByteFormat {
             } catch var error as WireFormatError {
                 // The field whose value could not be framed, for the error's coding path.
                 let field = ByteKeyedView.Entry(
-                    intKey: intKey, keyStart: keyStart, keyLength: keyLength,
-                    value: ByteNode(buffer: buffer, start: valueStart, end: valueStart, tag: Self.raw))
+                    intKey: intKey, keyStart: keyStart, keyLength: keyLength, buffer: buffer, start: valueStart,
+                    end: valueStart, tag: Self.raw)
                 error.key = ByteKeyedView.key(of: field, buffer)
                 throw error
             }
@@ -251,11 +251,28 @@ final class V2Format: ByteFormat {
     }
 
     func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue {
+        try readScalar(&node, kind) { try Scalars.read(kind, from: &$0) }
+    }
+
+    func decodeBits(_ node: inout ByteNode, _ kind: ScalarKind) throws -> UInt64 {
+        try readScalar(&node, kind) { try Scalars.readBits(kind, from: &$0) }
+    }
+
+    func decodeString(_ node: inout ByteNode) throws -> String {
+        try readScalar(&node, .string) { try Scalars.readString(&$0) }
+    }
+
+    /// A primitive of `kind` that `read` takes from the node's bytes: a length-delimited string
+    /// or data, a raw field's value (which it must use up), or an element at the cursor.
+    @inline(__always)
+    private func readScalar<T>(_ node: inout ByteNode, _ kind: ScalarKind, _ read: (inout ByteReader) throws -> T)
+        throws -> T
+    {
         switch kind {
         case .string, .data:
             let (start, end) = try delimitedRange(&node, "\(kind)")
             var r = ByteReader(buffer: node.buffer, offset: start, end: end)
-            return try Scalars.read(kind, from: &r)
+            return try read(&r)
         default:
             break
         }
@@ -263,7 +280,7 @@ final class V2Format: ByteFormat {
         case Self.raw:
             try expect(node, V2WireType.of(kind), for: "\(kind)")
             var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
-            let value = try Scalars.read(kind, from: &r)
+            let value = try read(&r)
             guard r.isAtEnd else {
                 throw WireFormatError(.trailingBytes, "\(r.remaining) bytes follow a \(kind)", offset: r.offset)
             }
@@ -272,7 +289,7 @@ final class V2Format: ByteFormat {
             let cursor = try Self.cursor(of: node)
             var r = ByteReader(
                 buffer: node.buffer, offset: cursor.offset, end: cursor.end, isOpenEnded: cursor.isOpenEnded)
-            let value = try Scalars.read(kind, from: &r)
+            let value = try read(&r)
             cursor.offset = r.offset
             return value
         default:

@@ -55,8 +55,8 @@ final class V3Format: ByteFormat {
             } catch var error as WireFormatError {
                 // The field whose value could not be framed, for the error's coding path.
                 let field = ByteKeyedView.Entry(
-                    intKey: intKey, keyStart: keyStart, keyLength: keyLength,
-                    value: ByteNode(buffer: node.buffer, start: r.offset, end: r.offset, tag: Self.element))
+                    intKey: intKey, keyStart: keyStart, keyLength: keyLength, buffer: node.buffer, start: r.offset,
+                    end: r.offset, tag: Self.element)
                 error.key = ByteKeyedView.key(of: field, node.buffer)
                 throw error
             }
@@ -120,9 +120,25 @@ final class V3Format: ByteFormat {
 
     @inline(__always)
     func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue {
+        try readScalar(node, kind) { try Scalars.read(kind, from: &$0) }
+    }
+
+    func decodeBits(_ node: inout ByteNode, _ kind: ScalarKind) throws -> UInt64 {
+        try readScalar(node, kind) { try Scalars.readBits(kind, from: &$0) }
+    }
+
+    func decodeString(_ node: inout ByteNode) throws -> String {
+        try readScalar(node, .string) { try Scalars.readString(&$0) }
+    }
+
+    /// A primitive of `kind` that `read` takes from the node's bytes, which it must use up.
+    @inline(__always)
+    private func readScalar<T>(_ node: ByteNode, _ kind: ScalarKind, _ read: (inout ByteReader) throws -> T) throws
+        -> T
+    {
         if node.tag == Self.nilElement { throw foundNil("\(kind)", node) }
         var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
-        let value = try Scalars.read(kind, from: &r)
+        let value = try read(&r)
         guard r.isAtEnd else {
             throw WireFormatError(.trailingBytes, "\(r.remaining) bytes follow a \(kind)", offset: r.offset)
         }
