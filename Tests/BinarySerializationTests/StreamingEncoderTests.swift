@@ -446,6 +446,30 @@ import Testing
                 k.intValue = 7
                 try c.encode(2, forKey: k)
             }),
+        // Primitive fields note an integer key without its name (`BinaryKey(writtenAs:)`):
+        // repeats are still found, by the integer, against named keys too.
+        Streams(
+            description: "an integer key written twice in a container of 40 integer keys",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                for i in 0..<40 { try c.encode(i, forKey: Key(int: i)) }
+                try c.encode(99, forKey: Key(int: 31))
+            }),
+        Streams(
+            description: "an integer key of a primitive repeating a nested value's",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                try c.encode([1, 2], forKey: Key(int: 4))
+                try c.encode(true, forKey: Key(int: 4))
+            }),
+        Streams(
+            description: "a nested value's integer key repeating a primitive's",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                try c.encode(true, forKey: Key(int: 4))
+                var n = c.nestedUnkeyedContainer(forKey: Key(int: 4))
+                try n.encode(1)
+            }),
         Streams(
             description: "an error thrown by encode(to:)",
             value: Scripted { e in

@@ -39,6 +39,19 @@ public struct BinaryKey: CodingKey, Hashable, Sendable, CustomStringConvertible 
         self.intValue = key.intValue
     }
 
+    /// The key as a format writes it: an integer key without its name (an empty `stringValue`),
+    /// which it does not need, and which costs a call and a string per field to read. Only for
+    /// keys that end up in no tree and no coding path: the streaming encoder's primitive fields,
+    /// whose keys go to the sink and to its check for repeated keys (both by ``intValue``).
+    @inline(__always)
+    init(writtenAs key: some CodingKey) {
+        if let i = key.intValue {
+            self.init(stringValue: "", intValue: i)
+        } else {
+            self.init(stringValue: key.stringValue)
+        }
+    }
+
     /// The key `superEncoder()` and `superDecoder()` use: integer `0`, named "super".
     public static let `super` = BinaryKey(stringValue: "super", intValue: 0)
 

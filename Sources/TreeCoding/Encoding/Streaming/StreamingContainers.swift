@@ -16,7 +16,7 @@ struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     @inline(__always)
     private func write(_ node: BinaryValue, _ key: Key) throws {
-        guard start(BinaryKey(key)) != nil else { throw engine.giveUp() }
+        guard start(BinaryKey(writtenAs: key)) != nil else { throw engine.giveUp() }
         engine.send(node)
     }
 
