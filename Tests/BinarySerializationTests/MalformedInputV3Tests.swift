@@ -99,6 +99,12 @@ extension MalformedInputV3Tests {
             03 61                        // bit 0 set but not 01
             """, "dataCorrupted", path: ["Index 0"], offset: 0),
         Malformed(
+            "a nil element in [String] (the one-loop path)", [String].self,
+            """
+            02 61                        // "a"
+            01                           // nil
+            """, "valueNotFound", path: ["Index 1"], offset: 3),
+        Malformed(
             "the data ends after a key", [String: Int].self,
             """
             03 61                        // key "a", then nothing

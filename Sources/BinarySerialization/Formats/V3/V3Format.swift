@@ -23,7 +23,12 @@ final class V3Format: ByteFormat {
 
     @inline(never)
     private func foundNil(_ expected: String, _ node: ByteNode) -> WireFormatError {
-        WireFormatError(.valueNotFound, "expected \(expected), found nil", offset: node.start)
+        foundNil(expected, at: node.start)
+    }
+
+    @inline(never)
+    private func foundNil(_ expected: String, at offset: Int) -> WireFormatError {
+        WireFormatError(.valueNotFound, "expected \(expected), found nil", offset: offset)
     }
 
     /// A keyed container: entries of a key (`varint(k << 1)`, or `varint(len << 1 | 1)` and UTF-8)
@@ -50,8 +55,8 @@ final class V3Format: ByteFormat {
                 }
                 let value = try r.v3Element()
                 entries.append(
-                    intKey: intKey, keyStart: keyStart, keyLength: keyLength, buffer: value.buffer, start: value.start,
-                    end: value.end, tag: value.tag)
+                    intKey: intKey, keyStart: keyStart, keyLength: keyLength, buffer: node.buffer, start: value.start,
+                    end: value.end, tag: value.tag, extra: 0xff)
             } catch var error as WireFormatError {
                 // The field whose value could not be framed, for the error's coding path.
                 let field = ByteKeyedView.Entry(
@@ -161,7 +166,7 @@ final class V3Format: ByteFormat {
         while !r.isAtEnd {
             do {
                 let element = try r.v3Element()
-                if element.tag == Self.nilElement { throw foundNil("String", element) }
+                if element.tag == Self.nilElement { throw foundNil("String", at: element.start) }
                 var content = ByteReader(buffer: node.buffer, offset: element.start, end: element.end)
                 out.append(try Scalars.readString(&content))
             } catch var error as WireFormatError {
@@ -218,26 +223,35 @@ final class V3Format: ByteFormat {
             throw WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: view.offset)
         }
         var r = ByteReader(buffer: view.buffer, offset: view.offset, end: view.end)
-        let node = try r.v3Element()
+        let element = try r.v3Element()
         view.offset = r.offset
         view.currentIndex += 1
-        return node
+        return ByteNode(buffer: view.buffer, start: element.start, end: element.end, tag: element.tag)
     }
 
     func finishElement(_ view: inout ByteUnkeyedView, _ node: ByteNode) throws {}
 }
 
+/// Where one element of a v3 container lies: its content's range and how to read it
+/// (``V3Format/element`` or ``V3Format/nilElement``). Plain values: framing makes one per field,
+/// and a `ByteNode` (another module's type) would cost a call to make and a release to drop.
+struct V3Element {
+    var start: Int
+    var end: Int
+    var tag: UInt8
+}
+
 /// Reads one element of a v3 container: `01` is nil, else `varint(length << 1)` and the bytes.
 extension ByteReader {
     @inline(__always)
-    mutating func v3Element() throws -> ByteNode {
+    mutating func v3Element() throws -> V3Element {
         let at = offset
         let prefix = try varint()
         if prefix & 1 == 1 {
             guard prefix == 1 else {
                 throw WireFormatError(.invalidBytes, "a nil indicator with a length (prefix \(prefix))", offset: at)
             }
-            return ByteNode(buffer: buffer, start: offset, end: offset, tag: V3Format.nilElement)
+            return V3Element(start: offset, end: offset, tag: V3Format.nilElement)
         }
         let length = prefix >> 1
         guard length <= UInt64(remaining) else {
@@ -246,6 +260,6 @@ extension ByteReader {
         }
         let start = offset
         offset &+= Int(truncatingIfNeeded: length)
-        return ByteNode(buffer: buffer, start: start, end: offset, tag: V3Format.element)
+        return V3Element(start: start, end: offset, tag: V3Format.element)
     }
 }
