@@ -166,6 +166,12 @@ package struct ByteKeyedView {
         self.buffer = buffer
         self.entries = entries
         let e = entries.elements
+        // Common case: integer keys written in ascending order (synthesized `CodingKeys`
+        // numbered in declaration order): no string key to check, and none can repeat.
+        if e.count <= Self.indexThreshold, Self.strictlyAscendingIntKeys(e) {
+            index = nil
+            return
+        }
         for entry in e where entry.intKey == Entry.stringKey && entry.keyLength > 0 {
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[entry.keyStart..<entry.keyStart + entry.keyLength])
             // Decoding repairs invalid UTF-8 with U+FFFD, so the bytes come back different.
@@ -186,9 +192,6 @@ package struct ByteKeyedView {
         } else {
             index = nil
             guard e.count > 1 else { return }
-            // Common case: integer keys written in ascending order (synthesized `CodingKeys`
-            // numbered in declaration order) cannot repeat; one pass tells.
-            if Self.strictlyAscendingIntKeys(e) { return }
             for i in 1..<e.count {
                 for j in 0..<i where Self.sameKey(e[i], e[j], buffer) {
                     throw WireFormatError(
@@ -205,9 +208,10 @@ package struct ByteKeyedView {
         self.index = nil
     }
 
-    /// Whether every key is an integer key, each greater than the one before.
+    /// Whether every key is an integer key, each greater than the one before (`true` for no keys).
     @inline(__always)
     private static func strictlyAscendingIntKeys(_ e: UnsafeBufferPointer<Entry>) -> Bool {
+        guard !e.isEmpty else { return true }
         var previous = e[0].intKey
         if previous == Entry.stringKey { return false }
         var i = 1
