@@ -222,24 +222,24 @@ package final class TreeDecoderImpl: Decoder {
         _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
     ) throws -> T {
         try checkDepth(parent: parent, step: step, node: node)
-        let savedNode = self.node
-        let savedParent = self.pathParent
-        let savedStep = self.pathStep
+        // The value's node, path and step are swapped in, and the saved ones back out, rather
+        // than copied: a copy of each costs retains and releases, per value decoded.
+        swap(&self.node, &node)
+        var savedParent = parent
+        swap(&self.pathParent, &savedParent)
+        var savedStep = step
+        swap(&self.pathStep, &savedStep)
         let savedOpened = self.opened
         let savedKeyedStates = session.keyedStatesInUse
-        self.node = node
-        self.pathParent = parent
-        self.pathStep = step
         let facts = typeFacts.entry(T.self)
         // A directly decoded type gets here only as the root of a stream element.
         self.elementHint = facts.direct == nil ? facts.elementHint : (T.self as? any ElementHinted.Type)?.elementHint
         self.opened = false
         depth += 1
         defer {
-            node = self.node
-            self.node = savedNode
-            self.pathParent = savedParent
-            self.pathStep = savedStep
+            swap(&self.node, &node)
+            swap(&self.pathParent, &savedParent)
+            swap(&self.pathStep, &savedStep)
             self.elementHint = nil
             self.opened = savedOpened
             session.popKeyedStates(to: savedKeyedStates)
