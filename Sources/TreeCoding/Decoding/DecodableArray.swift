@@ -30,7 +30,7 @@ extension TreeDecoderImpl {
         depth += 1
         defer { depth -= 1 }
         let path = parent.appending(step)
-        try session.check(path)
+        guard session.isOpen else { throw DecodingSession.closedError(path.path) }
         var view: DecodingNode.UnkeyedView
         do { view = try node.unkeyedView(format, elementHint: nil, cursors: session.cursors) } catch {
             throw decodingError(error, [Any].self, path.path)

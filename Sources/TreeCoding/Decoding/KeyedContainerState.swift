@@ -41,6 +41,15 @@ package final class KeyedContainerState {
     /// The container's coding path.
     var path: CodingPathNode { .keyedContainer(self) }
 
+    /// Throws if the decoding run has returned (see ``DecodingSession/closedError(_:)``).
+    @inline(__always)
+    func checkOpen() throws {
+        if !impl.session.isOpen { throw closed() }
+    }
+
+    @inline(never)
+    private func closed() -> DecodingError { DecodingSession.closedError(path.path) }
+
     /// Opens the keyed container stored in `node`, at `step` below `parent`.
     func open(_ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?) throws {
         self.impl = impl

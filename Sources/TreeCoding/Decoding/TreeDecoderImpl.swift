@@ -124,8 +124,17 @@ package final class TreeDecoderImpl: Decoder {
 
     // MARK: Containers
 
+    /// Throws if the decoding run has returned (see ``DecodingSession/closedError(_:)``).
+    @inline(__always)
+    private func checkOpen() throws {
+        if !session.isOpen { throw closed() }
+    }
+
+    @inline(never)
+    private func closed() -> DecodingError { DecodingSession.closedError(pathNode.path) }
+
     package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        try session.check(pathNode)
+        try checkOpen()
         opened = true
         let state: KeyedContainerState
         do { state = try session.openKeyed(&node, impl: self, parent: pathParent, step: pathStep) } catch {
@@ -135,7 +144,7 @@ package final class TreeDecoderImpl: Decoder {
     }
 
     package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try session.check(pathNode)
+        try checkOpen()
         opened = true
         let hint = elementHint
         elementHint = nil
@@ -147,7 +156,7 @@ package final class TreeDecoderImpl: Decoder {
     }
 
     package func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        try session.check(pathNode)
+        try checkOpen()
         opened = true
         var n = node
         let content: DecodingNode?
@@ -343,12 +352,9 @@ package final class DecodingSession {
 
     var isOpen: Bool { !isClosed }
 
-    /// Throws if the run has returned.
-    @inline(__always)
-    func check(_ path: @autoclosure () -> CodingPathNode) throws {
-        if isClosed { throw Self.closedError(path().path) }
-    }
-
+    /// The error of a decoder or container used once the run has returned (``isOpen`` is
+    /// false). Callers test ``isOpen`` in line: a check taking the path as a closure was not
+    /// inlined, and cost a call and the retains of its context per field.
     @inline(never)
     static func closedError(_ path: [any CodingKey]) -> DecodingError {
         DecodingError.dataCorrupted(

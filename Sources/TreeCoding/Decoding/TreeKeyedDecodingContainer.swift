@@ -21,7 +21,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// The node of `key`, or `nil` when absent; throws once the decoding run has returned.
     @inline(__always)
     private func lookup(_ key: Key) throws -> DecodingNode? {
-        try impl.session.check(path)
+        try state.checkOpen()
         return state.node(forKey: key)
     }
 
@@ -50,7 +50,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     private func scalar<S: ScalarDecodable>(_ type: S.Type, _ key: Key) throws -> S {
         if let format = state.scannedFormat {
             // Bytes searched entry by entry: read the stored node directly.
-            try impl.session.check(path)
+            try state.checkOpen()
             if state.isRecorded {
                 guard let value = try recordedScalar(type, key, nilIsAbsent: false) else { throw missing(key) }
                 return value
@@ -88,7 +88,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     @inline(__always)
     private func scalarIfPresent<S: ScalarDecodable>(_ type: S.Type, _ key: Key) throws -> S? {
         if let format = state.scannedFormat {
-            try impl.session.check(path)
+            try state.checkOpen()
             if state.isRecorded { return try recordedScalar(type, key, nilIsAbsent: true) }
             guard var b = state.scannedNode(forKey: key), !format.isNil(b) else { return nil }
             do { return try S.read(bytes: &b, format) } catch { throw failure(error, type, key) }
@@ -179,7 +179,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     private func superDecoder(for key: BinaryKey, lookup: some CodingKey) throws -> any Decoder {
-        try impl.session.check(path)
+        try state.checkOpen()
         var hint = 0
         guard let found = state.currentView.node(forKey: lookup, hint: &hint) else {
             throw DecodingError.keyNotFound(

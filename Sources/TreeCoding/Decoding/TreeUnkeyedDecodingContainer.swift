@@ -9,20 +9,29 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     var isAtEnd: Bool { !impl.session.isOpen || view.isAtEnd(impl.format) }
     var currentIndex: Int { view.currentIndex }
 
+    /// Throws if the decoding run has returned (see ``DecodingSession/closedError(_:)``).
+    @inline(__always)
+    private func checkOpen() throws {
+        if !impl.session.isOpen { throw closed() }
+    }
+
+    @inline(never)
+    private func closed() -> DecodingError { DecodingSession.closedError(path.path) }
+
     private func failure(_ error: any Error, _ type: Any.Type, _ index: Int) -> any Error {
         impl.decodingError(error, type, path.path(appending: .index(index)))
     }
 
     mutating func decodeNil() throws -> Bool {
         let index = view.currentIndex
-        try impl.session.check(path)
+        try checkOpen()
         do { return try view.decodeNil(impl.format) } catch { throw failure(error, Any?.self, index) }
     }
 
     @inline(__always)
     private mutating func scalar<S: ScalarDecodable>(_ type: S.Type) throws -> S {
         let index = view.currentIndex
-        try impl.session.check(path)
+        try checkOpen()
         do {
             var n = try view.nextElement(impl.format)
             let value = try S.read(from: &n, impl.format)
@@ -47,7 +56,7 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try impl.session.check(path)
+        try checkOpen()
         return try impl.decodeNextElement(T.self, of: &view, path: path)
     }
 
@@ -55,7 +64,7 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         NestedKey
     > {
         let index = view.currentIndex
-        try impl.session.check(path)
+        try checkOpen()
         do {
             var n = try view.nextElement(impl.format)
             let nested = try impl.session.openKeyed(&n, impl: impl, parent: path, step: .index(index))
@@ -66,7 +75,7 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let index = view.currentIndex
-        try impl.session.check(path)
+        try checkOpen()
         do {
             var n = try view.nextElement(impl.format)
             let nested = try n.unkeyedView(impl.format, elementHint: nil, cursors: impl.session.cursors)
@@ -77,7 +86,7 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
     mutating func superDecoder() throws -> any Decoder {
         let index = view.currentIndex
-        try impl.session.check(path)
+        try checkOpen()
         do {
             let n = try view.nextElement(impl.format)
             try view.finishElement(n, impl.format)
@@ -127,7 +136,7 @@ struct TreeSingleValueDecodingContainer: SingleValueDecodingContainer {
     }
 
     private func contentNode(_ type: Any.Type) throws -> DecodingNode {
-        try impl.session.check(path)
+        guard impl.session.isOpen else { throw DecodingSession.closedError(path.path) }
         guard let content else {
             throw DecodingError.valueNotFound(
                 type,
