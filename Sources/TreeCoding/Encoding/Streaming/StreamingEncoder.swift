@@ -57,7 +57,10 @@ package final class StreamingEncoder {
         let pathDepth: Int
         /// Elements of an unkeyed container.
         var count = 0
-        /// One bit per key hash: a clear bit proves a key is new.
+        /// The integer keys from 0 to 63 written so far, one bit each: exact, so these keys are
+        /// checked and noted without going to `keys` (most synthesized integer `CodingKeys`).
+        var smallIntKeys: UInt64 = 0
+        /// One bit per key hash for the other keys: a clear bit proves a key is new.
         var keyFilter: UInt64 = 0
         /// Where this frame's keys start in `keys`.
         let keyStart: Int
@@ -237,6 +240,16 @@ package final class StreamingEncoder {
     /// encoder replaces the first value in place, or reports two keys with one integer value).
     @inline(__always)
     func noteKey(_ key: BinaryKey, in index: Int) -> Bool {
+        if let i = key.intValue, i >= 0, i < 64 {
+            // A key equals another only by its integer (see `BinaryKey.==`): the bit says it all.
+            let bit: UInt64 = 1 &<< UInt64(i)
+            if frames[index].smallIntKeys & bit != 0 {
+                giveUp()
+                return false
+            }
+            frames[index].smallIntKeys |= bit
+            return true
+        }
         let bit = key.filterBit
         if frames[index].keyFilter & bit != 0 || frames[index].keySet != nil {
             return noteKeySlow(key, in: index)
