@@ -67,6 +67,22 @@ enum Scalars {
     @inline(__always)
     static func write(_ value: BinaryValue, to w: inout ByteWriter) {
         switch value {
+        case .string(let s): w.string(s)
+        case .data(let d), .unknown(let d): writeBytes(d, to: &w)
+        default: writeNumber(value, to: &w)
+        }
+    }
+
+    /// Writes `Data` (out of line: its closure made ``write(_:to:)`` too large to inline).
+    @inline(never)
+    private static func writeBytes(_ d: Data, to w: inout ByteWriter) {
+        d.withUnsafeBytes { w.bytes($0) }
+    }
+
+    /// Writes a Bool, integer or float leaf.
+    @inline(__always)
+    private static func writeNumber(_ value: BinaryValue, to w: inout ByteWriter) {
+        switch value {
         case .bool(let b): w.byte(b ? 1 : 0)
         case .int8(let v): w.byte(UInt8(bitPattern: v))
         case .uint8(let v): w.byte(v)
@@ -80,8 +96,6 @@ enum Scalars {
         case .uint(let v, let e): writeInteger(UInt64(v), UInt64(v), e, UInt64(v), to: &w)
         case .float(let f): w.bigEndian(f.bitPattern)
         case .double(let d): w.bigEndian(d.bitPattern)
-        case .string(let s): w.string(s)
-        case .data(let d), .unknown(let d): d.withUnsafeBytes { w.bytes($0) }
         default: break
         }
     }

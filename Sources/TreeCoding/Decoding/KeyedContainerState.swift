@@ -232,6 +232,7 @@ package final class KeyedStatePool {
         cursors.endRun()
         inUse = 0
         var kept = 0
+        let idle = self.idle
         for i in states.indices where isKnownUniquelyReferenced(&states[i]) {
             states[i].reset(to: idle)
             if kept != i { states.swapAt(kept, i) }
