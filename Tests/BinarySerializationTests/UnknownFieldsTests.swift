@@ -63,6 +63,50 @@ import Testing
                 == OldMessage(id: 7, inner: OldInner(x: 1), flag: true))
     }
 
+    /// A primitive whose bytes do not read as the type asked (a Bool stored as `05`), which the
+    /// type catches and goes on: the field is kept as stored (its bytes, under its stored key,
+    /// as a field the type did not read), and the fields after it are recorded as read.
+    @Test func primitiveTheTypeFailsToReadKeepsItsBytesAndItsName() throws {
+        struct Lenient: Decodable {
+            enum CodingKeys: Int, CodingKey { case flag = 1, name = 2 }
+            var flag: Bool?
+            var name: String
+            init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                flag = try? c.decode(Bool.self, forKey: .flag)
+                name = try c.decode(String.self, forKey: .name)
+            }
+        }
+        // key 1: element of 1 byte, 05; key 2: element "ab".
+        let written = Data([0x02, 0x02, 0x05, 0x04, 0x04, 0x61, 0x62])
+        let tree = try BinaryDecoder().decodeTree(Lenient.self, from: written)
+        guard case .keyed(let fields) = tree else {
+            Issue.record("not keyed: \(tree)")
+            return
+        }
+        #expect(fields.keys.map(\.stringValue) == ["1", "name"])
+        #expect(fields[BinaryKey(intValue: 1)] == .unknown(Data([0x05])))
+        #expect(fields[BinaryKey(intValue: 2)] == .string("ab"))
+        #expect(try BinaryEncoder().encode(tree: tree) == written)
+        let transcoder = BinaryTranscoder(from: .v3, to: .v3)
+        let direct = try BinaryDecoder().withRecording(Lenient.self, from: written) { transcoder.transcoded($0) }
+        #expect(direct == written)
+
+        // A nil where the type asked for a Bool: the type asked for the field and found nil,
+        // which the tree says under the key as asked (as for a nil the type only tests).
+        let withNil = Data([0x02, 0x01, 0x04, 0x04, 0x61, 0x62])
+        let nilTree = try BinaryDecoder().decodeTree(Lenient.self, from: withNil)
+        guard case .keyed(let nilFields) = nilTree else {
+            Issue.record("not keyed: \(nilTree)")
+            return
+        }
+        #expect(nilFields.keys.map(\.stringValue) == ["flag", "name"])
+        #expect(nilFields[BinaryKey(intValue: 1)] == .nil)
+        #expect(try BinaryEncoder().encode(tree: nilTree) == withNil)
+        let nilDirect = try BinaryDecoder().withRecording(Lenient.self, from: withNil) { transcoder.transcoded($0) }
+        #expect(nilDirect == withNil)
+    }
+
     /// A field stored as an explicit nil (BinaryCodable 4 writes `encode(nil, forKey:)` so) that
     /// the type only tests, through `decodeIfPresent`, stays in the tree and in a transcode,
     /// written through the tree or straight from the recording.

@@ -174,12 +174,27 @@ package final class KeyedContainerState {
     /// (Not generic over the primitive: out of line, that would run unspecialized.)
     @inline(never)
     func recordedLeaf(_ kind: ScalarKind, forKey key: some CodingKey, nilIsAbsent: Bool) throws -> BinaryValue? {
-        guard let scanned, let (p, recording) = recordedPosition(forKey: key) else { return nil }
+        guard let scanned, let recording, let p = ByteKeyedView.position(key, in: scanned, input, hint: hint) else {
+            return nil
+        }
+        hint = p + 1
+        let slot = firstSlot + p
         let format = try DecodingNode.requireFormat(impl.format)
         var node = scanned[p].value
-        if nilIsAbsent, format.isNil(node) { return nil }
-        let leaf = try format.decodeScalar(&node, kind)
-        recording.slots[firstSlot + p].content = .leaf(leaf)
+        let leaf: BinaryValue
+        do {
+            if nilIsAbsent, format.isNil(node) {
+                recording.noteKey(BinaryKey(key), slot: slot)
+                return nil
+            }
+            leaf = try format.decodeScalar(&node, kind)
+        } catch {
+            // The key is noted as asked for even when its value is bad (a type may go on).
+            recording.noteKey(BinaryKey(key), slot: slot)
+            throw error
+        }
+        // Key and leaf in one update of the slot (see ``recordedPosition(forKey:)``).
+        recording.record(.leaf(leaf), slot: slot, key: BinaryKey(key))
         return leaf
     }
 }

@@ -104,6 +104,13 @@ package final class TreeRecording {
         if slots[slot].key == nil { slots[slot].key = key() }
     }
 
+    /// ``noteKey(_:slot:)`` and the slot's content in one update.
+    @inline(__always)
+    func record(_ content: Content, slot: Int, key: @autoclosure () -> BinaryKey) {
+        if slots[slot].key == nil { slots[slot].key = key() }
+        slots[slot].content = content
+    }
+
     /// The slot of the root value.
     static let rootSlot = 0
 
