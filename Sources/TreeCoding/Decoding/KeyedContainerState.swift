@@ -52,7 +52,8 @@ package final class KeyedContainerState {
 
     /// Opens the keyed container stored in `node`, at `step` below `parent`.
     func open(_ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?) throws {
-        self.impl = impl
+        // Usually the decoder of the state's last use: then no retain and release.
+        if self.impl !== impl { self.impl = impl }
         self.parent = parent
         self.step = step
         hint = 0
