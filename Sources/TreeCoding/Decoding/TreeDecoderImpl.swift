@@ -354,7 +354,7 @@ package final class DecodingSession {
 
     /// The error of a decoder or container used once the run has returned (``isOpen`` is
     /// false). Callers test ``isOpen`` in line: a check taking the path as a closure was not
-    /// inlined, and cost a call and the retains of its context per field.
+    /// inlined, and cost a call and a retain of the session per field.
     @inline(never)
     static func closedError(_ path: [any CodingKey]) -> DecodingError {
         DecodingError.dataCorrupted(
