@@ -188,14 +188,31 @@ final class V2Sink: ByteSink {
                 break
             }
         }
+        // Strings (an array of strings sends one per element) skip `write`'s dispatch.
+        if case .string(let string) = node { return write(string, contexts[top].children) }
         write(node, contexts[top].children)
+    }
+
+    /// Writes a string in `context`: length-delimited but as a raw value.
+    @inline(never)
+    private func write(_ string: String, _ context: V2Writer.Context) {
+        let size = string.utf8.count
+        if context == .raw {
+            buffer.append(size) { w in w.string(string) }
+        } else {
+            buffer.append(varintSize(UInt64(size)) &+ size) { w in
+                w.varint(UInt64(size))
+                w.string(string)
+            }
+        }
     }
 
     /// Writes a whole node in `context`.
     private func write(_ node: BinaryValue, _ context: V2Writer.Context) {
+        if case .string(let string) = node { return write(string, context) }
         if let size = Scalars.size(of: node) {
             switch node {
-            case .string, .data:
+            case .data:
                 if context != .raw {
                     buffer.append(varintSize(UInt64(size)) &+ size) { w in
                         w.varint(UInt64(size))
