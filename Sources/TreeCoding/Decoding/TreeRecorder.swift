@@ -107,7 +107,7 @@ package final class TreeRecording {
     /// ``noteKey(_:slot:)`` and the slot's content in one update.
     @inline(__always)
     func record(_ content: Content, slot: Int, key: @autoclosure () -> BinaryKey) {
-        if slots[slot].key == nil { slots[slot].key = key() }
+        noteKey(key(), slot: slot)
         slots[slot].content = content
     }
 

@@ -54,6 +54,7 @@ final class V3Format: ByteFormat {
                     throw WireFormatError(.truncated, "the data ends after a key, before its value", offset: r.offset)
                 }
                 let value = try r.v3Element()
+                // `extra` spelled out: a default argument of another module's function is a call.
                 entries.append(
                     intKey: intKey, keyStart: keyStart, keyLength: keyLength, buffer: node.buffer, start: value.start,
                     end: value.end, tag: value.tag, extra: 0xff)
