@@ -158,6 +158,50 @@ import Testing
         try c?.encode(7)
     }
 
+    /// Keeps its keyed container.
+    struct Stasher: Encodable {
+        let stash: Stash
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(1, forKey: Key("a"))
+            stash.keyed = c
+        }
+    }
+
+    /// Opens a keyed container of the same key type, then writes through the kept one.
+    struct WritesThroughTheStash: Encodable {
+        let stash: Stash
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(2, forKey: Key("b"))
+            try stash.keyed?.encode(3, forKey: Key("late"))
+        }
+    }
+
+    struct StasherThenWriter: Encodable {
+        let stash: Stash
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.unkeyedContainer()
+            try c.encode(Stasher(stash: stash))
+            try c.encode(WritesThroughTheStash(stash: stash))
+        }
+    }
+
+    /// The encoder hands a finished container's box out again for the next container of its key
+    /// type at the same depth, unless something still holds it. A kept container must not become
+    /// the sibling's: its late write fails instead of landing in the sibling's value.
+    @Test(arguments: formats)
+    func aKeptKeyedContainerIsNotHandedToTheNextValue(_ format: BinaryFormat) throws {
+        let stash = Stash()
+        let error = #expect(throws: EncodingError.self) {
+            try BinaryEncoder(format: format).encode(StasherThenWriter(stash: stash))
+        }
+        if case .invalidValue(_, let context) = error {
+            #expect(context.debugDescription.contains("after the value it belongs to was finished"))
+        }
+        stash.keyed = nil
+    }
+
     // MARK: Decoding: decoders and containers kept past the decode call
 
     final class DecoderStash: @unchecked Sendable {

@@ -46,6 +46,10 @@ final class Streamer<Sink: ByteSink> {
         engine = StreamingEncoder(sink: sink)
     }
 
+    deinit {
+        engine.releaseContainerBoxes()
+    }
+
     /// `value`'s bytes from the sink (reset by the caller); `nil` if the run gave up or the sink
     /// could not write what it was sent. `throughEncodable`: the root goes through its own
     /// `encode(to:)` (a v3 stream element).

@@ -10,9 +10,8 @@
 /// nothing but the standard library's box.
 package final class KeyedContainerState {
     @exclusivity(unchecked) var impl: TreeDecoderImpl
-    /// The container's coding path: `parent` then `step` (see ``CodingPathNode/keyedContainer(_:)``).
-    @exclusivity(unchecked) private(set) var parent: CodingPathNode
-    @exclusivity(unchecked) private(set) var step: PathStep?
+    /// The container's coding path (see ``CodingPathNode/keyedContainer(_:)``).
+    @exclusivity(unchecked) private var pathObject = ContainerPath()
     /// The view of a container that is not ``scanned`` (a tree's, a recording's, or a byte view
     /// with an index); closed otherwise (see ``currentView``).
     @exclusivity(unchecked) private var view: DecodingNode.KeyedView
@@ -34,12 +33,11 @@ package final class KeyedContainerState {
 
     init(impl: TreeDecoderImpl) {
         self.impl = impl
-        self.parent = .root
         self.view = Self.closed
     }
 
     /// The container's coding path.
-    var path: CodingPathNode { .keyedContainer(self) }
+    var path: CodingPathNode { .keyedContainer(pathObject) }
 
     /// Throws if the decoding run has returned (see ``DecodingSession/closedError(_:)``).
     @inline(__always)
@@ -54,8 +52,9 @@ package final class KeyedContainerState {
     func open(_ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?) throws {
         // Usually the decoder of the state's last use: then no retain and release.
         if self.impl !== impl { self.impl = impl }
-        self.parent = parent
-        self.step = step
+        // A path node of the last use may still refer to the path: then it keeps it.
+        if !isKnownUniquelyReferenced(&pathObject) { pathObject = ContainerPath() }
+        pathObject.set(parent: parent, step: step)
         hint = 0
         scanned = nil
         if recording != nil { recording = nil }
@@ -99,11 +98,11 @@ package final class KeyedContainerState {
         viewIsClosed = true
     }
 
-    /// Drops the container's path once no container holds the state: the path refers to the
-    /// parent's state, which would otherwise look held and not be reused.
+    /// Drops the container's path once no container holds the state: it refers to the parent's
+    /// path, which would otherwise look held and not be reused. (A path someone kept stays as it
+    /// is.)
     func dropPath() {
-        parent = .root
-        step = nil
+        if isKnownUniquelyReferenced(&pathObject) { pathObject.set(parent: .root, step: nil) }
     }
 
     /// Drops what refers to a finished run (its decoder, path, a tree's view and a recording),
@@ -192,9 +191,11 @@ package final class KeyedContainerState {
 /// The keyed container states of a decoding run, as a stack: the containers a value's
 /// `init(from:)` opened are done with once it returns, and their states are reused for the next
 /// value's, unless a container was kept (then its state stays with it and a new one takes its
-/// place). A thread keeps its last run's pool for the next (``DecodingThreadCache``).
+/// place). With each state goes the standard library's box of its last container, handed out again
+/// for the next container of the same key type (see ``ContainerBoxes``). A thread keeps its last
+/// run's pool for the next (``DecodingThreadCache``).
 package final class KeyedStatePool {
-    @exclusivity(unchecked) private var states: [KeyedContainerState] = []
+    @exclusivity(unchecked) private var slots: [Slot] = []
     /// The run's unkeyed containers' cursors (kept with the states, for the thread's next run).
     let cursors = ByteCursorPool()
     /// The number of states handed out to values still being decoded.
@@ -203,21 +204,50 @@ package final class KeyedStatePool {
     /// alive (with its user info) until the thread's next run.
     private lazy var idle = TreeDecoderImpl(
         node: .tree(.nil), format: nil, options: DecodingOptions(userInfo: [:], maximumDepth: 0))
+    private let reusesBoxes = ContainerBoxes.wrappersAreOneReference
 
-    /// A state for a container opened on `node`, at `step` below `parent`.
-    func open(_ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?) throws
-        -> KeyedContainerState
-    {
-        let state: KeyedContainerState
-        if inUse < states.count, isKnownUniquelyReferenced(&states[inUse]) {
-            state = states[inUse]
-        } else {
-            state = KeyedContainerState(impl: impl)
-            if inUse < states.count { states[inUse] = state } else { states.append(state) }
+    /// A state, and the box of the last container made for it (when boxes are reused).
+    ///
+    /// A class: `isKnownUniquelyReferenced` on an `AnyObject` in an array element answered no
+    /// even when it was the only reference.
+    private final class Slot {
+        @exclusivity(unchecked) private(set) var state: KeyedContainerState
+        @exclusivity(unchecked) var box: AnyObject?
+        @exclusivity(unchecked) var key: ObjectIdentifier?
+
+        init(_ state: KeyedContainerState) {
+            self.state = state
         }
-        try state.open(&node, impl: impl, parent: parent, step: step)
+
+        /// Whether no container refers to the state: its box, if kept, is held by nothing else
+        /// (a state's only other holder is its container).
+        var isFree: Bool {
+            if box != nil { return isKnownUniquelyReferenced(&box) }
+            return isKnownUniquelyReferenced(&state)
+        }
+    }
+
+    /// A container of `Key` opened on `node`, at `step` below `parent`: on the state at this
+    /// depth if no container holds it, with the box of its last container if that was of `Key`.
+    func container<Key: CodingKey>(
+        _ type: Key.Type, _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> KeyedDecodingContainer<Key> {
+        let slot: Slot
+        if inUse < slots.count, slots[inUse].isFree {
+            slot = slots[inUse]
+        } else {
+            slot = Slot(KeyedContainerState(impl: impl))
+            if inUse < slots.count { slots[inUse] = slot } else { slots.append(slot) }
+        }
+        try slot.state.open(&node, impl: impl, parent: parent, step: step)
         inUse += 1
-        return state
+        if slot.key == ObjectIdentifier(Key.self), let box = slot.box { return ContainerBoxes.decoding(box, Key.self) }
+        let container = KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: slot.state))
+        if reusesBoxes {
+            slot.box = ContainerBoxes.box(of: container)
+            slot.key = ObjectIdentifier(Key.self)
+        }
+        return container
     }
 
     /// The value whose `init(from:)` took the states from `mark` on has been decoded: they are
@@ -226,7 +256,8 @@ package final class KeyedStatePool {
         var i = inUse
         while i > mark {
             i -= 1
-            if isKnownUniquelyReferenced(&states[i]) { states[i].dropPath() }
+            let slot = slots[i]
+            if slot.isFree { slot.state.dropPath() }
         }
         inUse = mark
     }
@@ -238,11 +269,11 @@ package final class KeyedStatePool {
         inUse = 0
         var kept = 0
         let idle = self.idle
-        for i in states.indices where isKnownUniquelyReferenced(&states[i]) {
-            states[i].reset(to: idle)
-            if kept != i { states.swapAt(kept, i) }
+        for i in slots.indices where slots[i].isFree {
+            slots[i].state.reset(to: idle)
+            if kept != i { slots.swapAt(kept, i) }
             kept += 1
         }
-        if kept < states.count { states.removeLast(states.count - kept) }
+        if kept < slots.count { slots.removeLast(slots.count - kept) }
     }
 }

@@ -136,11 +136,10 @@ package final class TreeDecoderImpl: Decoder {
     package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try checkOpen()
         opened = true
-        let state: KeyedContainerState
-        do { state = try session.openKeyed(&node, impl: self, parent: pathParent, step: pathStep) } catch {
+        do { return try session.keyedContainer(Key.self, &node, impl: self, parent: pathParent, step: pathStep) } catch
+        {
             throw decodingError(error, type, pathNode.path)
         }
-        return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: state))
     }
 
     package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -322,16 +321,16 @@ package final class DecodingSession {
         keyedStates?.pop(to: mark)
     }
 
-    /// The state of a keyed container opened on `node`.
-    func openKeyed(_ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?) throws
-        -> KeyedContainerState
-    {
-        if let keyedStates { return try keyedStates.open(&node, impl: impl, parent: parent, step: step) }
+    /// A keyed container of `Key` opened on `node`.
+    func keyedContainer<Key: CodingKey>(
+        _ type: Key.Type, _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> KeyedDecodingContainer<Key> {
+        if let keyedStates { return try keyedStates.container(Key.self, &node, impl: impl, parent: parent, step: step) }
         // The run has ended (a tree's container kept past it opens another): a state of its own,
         // in no pool.
         let state = KeyedContainerState(impl: impl)
         try state.open(&node, impl: impl, parent: parent, step: step)
-        return state
+        return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: state))
     }
 
     /// Ends the run's use of its keyed container states and hands them back, emptied, for the

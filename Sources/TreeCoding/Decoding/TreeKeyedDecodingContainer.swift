@@ -154,11 +154,12 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
         var n = try node(key, [String: Any].self)
-        let nested: KeyedContainerState
-        do { nested = try impl.session.openKeyed(&n, impl: impl, parent: path, step: .key(BinaryKey(key))) } catch {
+        do {
+            return try impl.session.keyedContainer(
+                NestedKey.self, &n, impl: impl, parent: path, step: .key(BinaryKey(key)))
+        } catch {
             throw failure(error, type, key)
         }
-        return KeyedDecodingContainer(TreeKeyedDecodingContainer<NestedKey>(state: nested))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {

@@ -67,9 +67,10 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         try checkOpen()
         do {
             var n = try view.nextElement(impl.format)
-            let nested = try impl.session.openKeyed(&n, impl: impl, parent: path, step: .index(index))
+            let nested = try impl.session.keyedContainer(
+                NestedKey.self, &n, impl: impl, parent: path, step: .index(index))
             try view.finishElement(n, impl.format)
-            return KeyedDecodingContainer(TreeKeyedDecodingContainer<NestedKey>(state: nested))
+            return nested
         } catch { throw failure(error, [String: Any].self, index) }
     }
 

@@ -16,10 +16,11 @@ package enum PathStep: Sendable {
 package enum CodingPathNode {
     case root
     indirect case step(PathStep, CodingPathNode, depth: Int)
-    /// The path of a keyed decoding container: its state holds the parent and the step, so a
-    /// value decoded inside it costs no node (an allocation) unless someone asks for its path.
-    /// Holding the state keeps the decoder from reusing it for another container.
-    case keyedContainer(KeyedContainerState)
+    /// The path of a keyed decoding container: an object its state keeps from one container to
+    /// the next holds the parent and the step, so a value decoded inside it costs no node (an
+    /// allocation) unless someone asks for its path. A path node holding it keeps the state from
+    /// changing it (see ``ContainerPath``).
+    case keyedContainer(ContainerPath)
 
     @inline(__always)
     package func appending(_ step: PathStep?) -> CodingPathNode {
@@ -36,7 +37,7 @@ package enum CodingPathNode {
         switch self {
         case .root: return 0
         case .step(_, _, let d): return d
-        case .keyedContainer(let state): return state.parent.depth + (state.step == nil ? 0 : 1)
+        case .keyedContainer(let container): return container.parent.depth + (container.step == nil ? 0 : 1)
         }
     }
 
@@ -51,15 +52,32 @@ package enum CodingPathNode {
             case .step(let s, let parent, _):
                 keys.append(s.codingKey)
                 node = parent
-            case .keyedContainer(let state):
-                if let s = state.step { keys.append(s.codingKey) }
-                node = state.parent
+            case .keyedContainer(let container):
+                if let s = container.step { keys.append(s.codingKey) }
+                node = container.parent
             }
         }
     }
 
     package func path(appending step: PathStep?) -> [any CodingKey] {
         appending(step).path
+    }
+}
+
+/// The coding path of a keyed decoding container, `parent` then `step`: an object of its own,
+/// so that the path nodes of the values decoded in the container refer to it and not to the
+/// container's state. A state is reused when no container refers to it; it reuses its path object
+/// only when nothing refers to that either (a decoder or container kept past its value reports the
+/// path it had).
+package final class ContainerPath {
+    @exclusivity(unchecked) private(set) var parent: CodingPathNode = .root
+    @exclusivity(unchecked) private(set) var step: PathStep?
+
+    init() {}
+
+    func set(parent: CodingPathNode, step: PathStep?) {
+        self.parent = parent
+        self.step = step
     }
 }
 

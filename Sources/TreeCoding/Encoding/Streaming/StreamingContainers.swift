@@ -2,7 +2,11 @@
 /// nested containers opened before it), checks the key is new, and sends the key and the value.
 struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let engine: StreamingEncoder
-    let id: Int
+    /// The frame id, in an object: the engine hands the container's box out again for a later
+    /// frame (see ``StreamingEncoder/keyedContainer(_:id:)``).
+    let frame: StreamingEncoder.FrameID
+
+    var id: Int { frame.id }
 
     var codingPath: [any CodingKey] { engine.codingPath(of: id) }
 
@@ -47,7 +51,7 @@ struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(StreamingKeyedContainer<NestedKey>(engine: engine, id: nested(.keyed, BinaryKey(key))))
+        engine.keyedContainer(NestedKey.self, id: nested(.keyed, BinaryKey(key)))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -115,7 +119,7 @@ struct StreamingUnkeyedContainer: UnkeyedEncodingContainer, LeafEncodingContaine
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
         NestedKey
     > {
-        KeyedEncodingContainer(StreamingKeyedContainer<NestedKey>(engine: engine, id: nested(.keyed)))
+        engine.keyedContainer(NestedKey.self, id: nested(.keyed))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

@@ -27,6 +27,11 @@ package final class StreamingEncoder {
     @exclusivity(unchecked) private var directTypes:
         [(type: ObjectIdentifier, direct: (any DirectTreeEncodable.Type)?)] =
             []
+    /// The box of the last keyed container handed out for each frame index, to be handed out
+    /// again (see ``ContainerBoxes``). The boxes refer to the engine: its owner calls
+    /// ``releaseContainerBoxes()`` when done with it.
+    @exclusivity(unchecked) private var keyedBoxes: [KeptBox?] = []
+    private let reusesBoxes = ContainerBoxes.wrappersAreOneReference
     /// Set by the first thing this run cannot stream; every later call returns at once.
     @exclusivity(unchecked) private(set) var gaveUp = false
 
@@ -115,6 +120,60 @@ package final class StreamingEncoder {
             return false
         }
         return activate(rootID) != nil && !gaveUp
+    }
+
+    // MARK: Keyed containers
+
+    /// A keyed container's frame id; see ``StreamingKeyedContainer/frame``.
+    final class FrameID {
+        @exclusivity(unchecked) var id: Int
+
+        init(_ id: Int) {
+            self.id = id
+        }
+    }
+
+    /// The box of a keyed container handed out, its key type and its frame id. (A class:
+    /// `isKnownUniquelyReferenced` on an `AnyObject` in an array element answered no even when it
+    /// was the only reference.)
+    private final class KeptBox {
+        let key: ObjectIdentifier
+        @exclusivity(unchecked) var box: AnyObject
+        let frame: FrameID
+
+        init<Key: CodingKey>(_ container: KeyedEncodingContainer<Key>, frame: FrameID) {
+            key = ObjectIdentifier(Key.self)
+            box = ContainerBoxes.box(of: container)
+            self.frame = frame
+        }
+    }
+
+    /// A keyed container of `Key` writing to frame `id`, the innermost (0 after giving up): the
+    /// box of the last container handed out for a frame at this index if it was of `Key` and
+    /// nothing holds it any more, else a new one, kept for the next.
+    func keyedContainer<Key: CodingKey>(_ type: Key.Type, id: Int) -> KeyedEncodingContainer<Key> {
+        let index = frames.count &- 1
+        guard id != 0, index >= 0, frames[index].id == id else {
+            return KeyedEncodingContainer(StreamingKeyedContainer<Key>(engine: self, frame: FrameID(id)))
+        }
+        if index < keyedBoxes.count, let kept = keyedBoxes[index], kept.key == ObjectIdentifier(Key.self),
+            isKnownUniquelyReferenced(&kept.box)
+        {
+            kept.frame.id = id
+            return ContainerBoxes.encoding(kept.box, Key.self)
+        }
+        let frame = FrameID(id)
+        let container = KeyedEncodingContainer(StreamingKeyedContainer<Key>(engine: self, frame: frame))
+        if reusesBoxes {
+            while keyedBoxes.count <= index { keyedBoxes.append(nil) }
+            keyedBoxes[index] = KeptBox(container, frame: frame)
+        }
+        return container
+    }
+
+    /// Lets go of the kept boxes, which refer to the engine (a cycle otherwise).
+    package func releaseContainerBoxes() {
+        keyedBoxes = []
     }
 
     // MARK: Giving up
@@ -308,7 +367,7 @@ struct StreamingEncoderHandle: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { engine.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(StreamingKeyedContainer<Key>(engine: engine, id: request(.keyed)))
+        engine.keyedContainer(Key.self, id: request(.keyed))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {

@@ -1,0 +1,52 @@
+/// Reusing the standard library's boxes of keyed containers.
+///
+/// `KeyedDecodingContainer` and `KeyedEncodingContainer` wrap a coder's container in a class
+/// box. Making one runs generic code this module cannot specialize (the key type is known only to
+/// the caller): runtime lookups of the box's and the container's metadata and of a witness table,
+/// a few hundred instructions each, and an allocation.
+///
+/// In the standard library, both wrappers are one strong reference to their box. So a box can be
+/// kept and the wrapper rebuilt from it: once nothing outside the coder refers to the box (no copy
+/// of its wrapper is left), it is handed out again for the same key type, its container pointed at
+/// the new state through a handle. The coders check the layout once (``wrappersAreOneReference``);
+/// if it were ever different, every container would get a new box, as before.
+enum ContainerBoxes {
+    /// Whether both wrappers are laid out as one counted reference: a reference's size and
+    /// alignment, and not plain data. Only then are ``box(of:)`` and the rebuilding casts used.
+    static let wrappersAreOneReference =
+        isOneReference(KeyedDecodingContainer<ProbeKey>.self) && isOneReference(KeyedEncodingContainer<ProbeKey>.self)
+
+    private static func isOneReference<T>(_ type: T.Type) -> Bool {
+        MemoryLayout<T>.size == MemoryLayout<AnyObject>.size
+            && MemoryLayout<T>.alignment == MemoryLayout<AnyObject>.alignment && !_isPOD(T.self)
+    }
+
+    /// The box of `container`.
+    @inline(__always)
+    static func box<Key: CodingKey>(of container: KeyedDecodingContainer<Key>) -> AnyObject {
+        unsafeBitCast(container, to: AnyObject.self)
+    }
+
+    @inline(__always)
+    static func box<Key: CodingKey>(of container: KeyedEncodingContainer<Key>) -> AnyObject {
+        unsafeBitCast(container, to: AnyObject.self)
+    }
+
+    /// The wrapper of `box`, which ``box(of:)`` took from a wrapper of `Key`.
+    @inline(__always)
+    static func decoding<Key: CodingKey>(_ box: AnyObject, _ key: Key.Type) -> KeyedDecodingContainer<Key> {
+        unsafeBitCast(box, to: KeyedDecodingContainer<Key>.self)
+    }
+
+    @inline(__always)
+    static func encoding<Key: CodingKey>(_ box: AnyObject, _ key: Key.Type) -> KeyedEncodingContainer<Key> {
+        unsafeBitCast(box, to: KeyedEncodingContainer<Key>.self)
+    }
+
+    private struct ProbeKey: CodingKey {
+        var stringValue: String { "" }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+        init?(stringValue: String) { nil }
+    }
+}

@@ -1,0 +1,67 @@
+import Testing
+
+@testable import TreeCoding
+
+/// A decoding run hands the standard library's box of a finished keyed container out again for the
+/// next container of the same key type at the same depth, unless something still holds it
+/// (``ContainerBoxes``).
+@Suite struct ContainerBoxesTests {
+    /// The reuse rests on the wrappers' layout; on the platforms CI runs, it holds, so the rest of
+    /// the suite runs with reuse on.
+    @Test func theWrappersAreOneReferenceHere() {
+        #expect(ContainerBoxes.wrappersAreOneReference)
+    }
+
+    final class Log: @unchecked Sendable {
+        struct Weak { weak var box: AnyObject? }
+        var boxes: [Weak] = []
+        var kept: [KeyedDecodingContainer<AnyKey>] = []
+        let keepEvery: Int
+        init(keepEvery: Int) { self.keepEvery = keepEvery }
+        static let key = CodingUserInfoKey(rawValue: "boxes")!
+    }
+
+    struct Numbered: Codable { var n: Int }
+
+    /// Notes its container's box (weakly), and keeps the container when `n` is a multiple of the
+    /// log's `keepEvery`.
+    struct Noting: Decodable {
+        let n: Int
+        init(from decoder: any Decoder) throws {
+            let log = try #require(decoder.userInfo[Log.key] as? Log)
+            let c = try decoder.container(keyedBy: AnyKey.self)
+            n = try c.decode(Int.self, forKey: "n")
+            log.boxes.append(Log.Weak(box: ContainerBoxes.box(of: c)))
+            if log.keepEvery > 0, n % log.keepEvery == 0 { log.kept.append(c) }
+        }
+    }
+
+    func decode(_ count: Int, _ log: Log) throws -> [Int] {
+        let tree = try TreeEncoder().encodeTree((0..<count).map { Numbered(n: $0) })
+        var decoder = TreeDecoder()
+        decoder.userInfo[Log.key] = log
+        return try decoder.decode([Noting].self, fromTree: tree).map(\.n)
+    }
+
+    /// Siblings that let their containers go share one box, which the thread keeps for its next
+    /// run (so the weak references still reach it).
+    @Test func siblingsShareOneBox() throws {
+        let log = Log(keepEvery: 0)
+        #expect(try decode(10, log) == Array(0..<10))
+        let first = try #require(log.boxes.first?.box)
+        #expect(log.boxes.allSatisfy { $0.box === first })
+    }
+
+    /// A kept container's box is never handed to a later value: each kept container has a box of
+    /// its own and reads its own value.
+    @Test func aKeptContainersBoxIsNotHandedOut() throws {
+        let log = Log(keepEvery: 3)
+        #expect(try decode(10, log) == Array(0..<10))
+        let keptBoxes = log.kept.map { ObjectIdentifier(ContainerBoxes.box(of: $0)) }
+        #expect(keptBoxes.count == 4)
+        #expect(Set(keptBoxes).count == 4)
+        // Tree containers keep working after the run.
+        #expect(try log.kept.map { try $0.decode(Int.self, forKey: "n") } == [0, 3, 6, 9])
+        log.kept.removeAll()
+    }
+}
