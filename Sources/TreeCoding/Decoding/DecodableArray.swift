@@ -36,7 +36,16 @@ extension TreeDecoderImpl {
             throw decodingError(error, [Any].self, path.path)
         }
         var elements: [E] = []
-        while !view.isAtEnd(format) { elements.append(try decodeNextElement(E.self, of: &view, path: path)) }
+        try appendElements(to: &elements, from: &view, path: path)
         return elements
+    }
+
+    /// Decodes the rest of `view`'s elements into `elements`. Generic over the collection so that
+    /// the array's metadata comes in as an argument: appending to an `[E]` in unspecialized code
+    /// looks it up (a few hundred instructions) for every element.
+    private func appendElements<C: RangeReplaceableCollection>(
+        to elements: inout C, from view: inout DecodingNode.UnkeyedView, path: CodingPathNode
+    ) throws where C.Element: Decodable {
+        while !view.isAtEnd(format) { elements.append(try decodeNextElement(C.Element.self, of: &view, path: path)) }
     }
 }
