@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TreeCoding
+@_spi(Formats) @testable import TreeCoding
 
 /// The keyed containers' entry storage lives in raw memory: it must grow without losing or
 /// duplicating an entry, keep each entry's value node exactly, and never hand out more entries

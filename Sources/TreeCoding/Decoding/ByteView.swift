@@ -106,21 +106,24 @@ package struct ByteNode {
 }
 
 /// A keyed container framed from bytes: each entry's key and value node.
-package struct ByteKeyedView {
+@_spi(Formats) public struct ByteKeyedView {
     /// A framed field: plain values, no reference (a framed value never shares a cursor), so
     /// entries are copied, stored and dropped without reference counting.
-    package struct Entry {
+    ///
+    /// Visible to the formats as SPI, with an inlinable initializer: the formats frame one entry
+    /// per field, and a `package` initializer is a call from another module.
+    @_spi(Formats) public struct Entry {
         /// The `intKey` of a string key (no format writes `Int.min` as an integer key).
         package static let stringKey = Int.min
         /// The integer key, or ``stringKey`` for a string key.
-        package var intKey: Int
-        package var keyStart: Int
-        package var keyLength: Int
-        private var valueStart: Int
-        private var valueEnd: Int
-        private let buffer: UnsafeRawBufferPointer
-        private var valueTag: UInt8
-        private var valueExtra: UInt8
+        @usableFromInline package var intKey: Int
+        @usableFromInline package var keyStart: Int
+        @usableFromInline package var keyLength: Int
+        @usableFromInline var valueStart: Int
+        @usableFromInline var valueEnd: Int
+        @usableFromInline let buffer: UnsafeRawBufferPointer
+        @usableFromInline var valueTag: UInt8
+        @usableFromInline var valueExtra: UInt8
 
         /// The field's value.
         package var value: ByteNode {
@@ -137,8 +140,8 @@ package struct ByteKeyedView {
         }
 
         /// The entry of a field whose value the format framed at `start..<end` of `buffer`.
-        @inline(__always)
-        package init(
+        @inlinable @inline(__always)
+        public init(
             intKey: Int, keyStart: Int, keyLength: Int, buffer: UnsafeRawBufferPointer, start: Int, end: Int,
             tag: UInt8, extra: UInt8 = 0xff
         ) {

@@ -5,13 +5,16 @@
 /// stays valid while it holds the storage: a lookup then costs no reference counting. Storage
 /// another holder still refers to (a view kept past its container) is never emptied;
 /// the state takes new storage instead.
-package final class KeyedEntries: RandomAccessCollection {
-    package typealias Entry = ByteKeyedView.Entry
+///
+/// Visible to the formats as SPI, with an inlinable ``append(intKey:keyStart:keyLength:buffer:start:end:tag:extra:)``:
+/// a `package` method is a call from another module, once per field framed.
+@_spi(Formats) public final class KeyedEntries: RandomAccessCollection {
+    public typealias Entry = ByteKeyedView.Entry
 
     // One decoding run, one thread; no access stays open across a call out.
-    @exclusivity(unchecked) private var base: UnsafeMutablePointer<Entry>
-    @exclusivity(unchecked) private var capacity: Int
-    @exclusivity(unchecked) package private(set) var count = 0
+    @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<Entry>
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
+    @exclusivity(unchecked) @usableFromInline var storedCount = 0
 
     package init(capacity: Int = 8) {
         self.capacity = Swift.max(capacity, 1)
@@ -19,30 +22,30 @@ package final class KeyedEntries: RandomAccessCollection {
     }
 
     deinit {
-        base.deinitialize(count: count)
+        base.deinitialize(count: storedCount)
         base.deallocate()
     }
 
-    package var startIndex: Int { 0 }
-    package var endIndex: Int { count }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storedCount }
+    public var count: Int { storedCount }
 
     /// The entry at `position`, which must be below ``count``.
-    package subscript(position: Int) -> Entry { elements[position] }
+    public subscript(position: Int) -> Entry { elements[position] }
 
     /// The entries; valid while this storage is alive and not changed.
-    package var elements: UnsafeBufferPointer<Entry> { UnsafeBufferPointer(start: base, count: count) }
+    package var elements: UnsafeBufferPointer<Entry> { UnsafeBufferPointer(start: base, count: storedCount) }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package func append(_ entry: consuming Entry) {
-        if count == capacity { grow() }
-        (base + count).initialize(to: entry)
-        count += 1
+        if storedCount == capacity { grow() }
+        (base + storedCount).initialize(to: entry)
+        storedCount += 1
     }
 
-    /// Appends the entry of a field whose value the format framed at `start..<end` of `buffer`
-    /// (one call from the format's module, where building the entry there would cost a call per
-    /// initializer).
-    package func append(
+    /// Appends the entry of a field whose value the format framed at `start..<end` of `buffer`.
+    @inlinable @inline(__always)
+    public func append(
         intKey: Int, keyStart: Int, keyLength: Int, buffer: UnsafeRawBufferPointer, start: Int, end: Int, tag: UInt8,
         extra: UInt8 = 0xff
     ) {
@@ -54,16 +57,17 @@ package final class KeyedEntries: RandomAccessCollection {
 
     /// Empties the storage, keeping its capacity.
     package func removeAll() {
-        base.deinitialize(count: count)
-        count = 0
+        base.deinitialize(count: storedCount)
+        storedCount = 0
     }
 
-    private func grow() {
+    @usableFromInline @inline(never)
+    func grow() {
         // `capacity` is at most the number of entries framed from an input that holds at least
         // one byte per entry, far below `Int.max / 2`.
         let larger = capacity * 2
         let moved = UnsafeMutablePointer<Entry>.allocate(capacity: larger)
-        moved.moveInitialize(from: base, count: count)
+        moved.moveInitialize(from: base, count: storedCount)
         base.deallocate()
         base = moved
         capacity = larger

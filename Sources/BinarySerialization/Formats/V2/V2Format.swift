@@ -1,4 +1,4 @@
-import TreeCoding
+@_spi(Formats) import TreeCoding
 
 /// Reading legacy v2 bytes.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import TreeCoding
+@_spi(Formats) import TreeCoding
 
 /// Reading v3 bytes.
 ///
