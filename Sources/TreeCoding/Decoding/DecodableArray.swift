@@ -5,27 +5,22 @@
 /// as an existential (an allocation per array, and a box call per element), and appends each
 /// element in unspecialized code that looks up the array's metadata every time. Arrays of
 /// primitives, strings and data are ``DirectTreeDecodable`` instead, which takes precedence.
-protocol DecodableArray {
-    static func decodeElements(
-        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
-    ) throws -> Self
-}
+///
+/// A refinement of `RangeReplaceableCollection`, so that the decoder appends through the
+/// conformance the thread's type cache keeps (``DecodingThreadCache``): code generic over the
+/// element alone looked the array's metadata up at every append (a few hundred instructions),
+/// even in a static method of the array type.
+protocol DecodableArray: RangeReplaceableCollection where Element: Decodable {}
 
-extension Array: DecodableArray where Element: Decodable {
-    static func decodeElements(
-        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
-    ) throws -> [Element] {
-        try impl.decodeElements(Element.self, from: &node, parent: parent, step: step)
-    }
-}
+extension Array: DecodableArray where Element: Decodable {}
 
 extension TreeDecoderImpl {
-    /// What `Array<E>.init(from:)` does, with the same errors and depth accounting: open an
-    /// unkeyed container and decode an `E` from each element until its end, as the container
-    /// `unkeyedContainer()` returns would (``decodeNextElement(_:of:path:)``).
-    func decodeElements<E: Decodable>(
-        _ type: E.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
-    ) throws -> [E] {
+    /// What `Array.init(from:)` does, with the same errors and depth accounting: open an
+    /// unkeyed container and decode an element from each of its elements until its end, as the
+    /// container `unkeyedContainer()` returns would (``decodeNextElement(_:of:path:)``).
+    func decodeElements<A: DecodableArray>(
+        _ type: A.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
+    ) throws -> A {
         try checkDepth(parent: parent, step: step, node: node)
         depth += 1
         defer { depth -= 1 }
@@ -35,17 +30,10 @@ extension TreeDecoderImpl {
         do { view = try node.unkeyedView(format, elementHint: nil, cursors: session.cursors) } catch {
             throw decodingError(error, [Any].self, path.path)
         }
-        var elements: [E] = []
-        try appendElements(to: &elements, from: &view, path: path)
+        var elements = A()
+        while !view.isAtEnd(format) {
+            elements.append(try decodeNextElement(A.Element.self, of: &view, path: path))
+        }
         return elements
-    }
-
-    /// Decodes the rest of `view`'s elements into `elements`. Generic over the collection so that
-    /// the array's metadata comes in as an argument: appending to an `[E]` in unspecialized code
-    /// looks it up (a few hundred instructions) for every element.
-    private func appendElements<C: RangeReplaceableCollection>(
-        to elements: inout C, from view: inout DecodingNode.UnkeyedView, path: CodingPathNode
-    ) throws where C.Element: Decodable {
-        while !view.isAtEnd(format) { elements.append(try decodeNextElement(C.Element.self, of: &view, path: path)) }
     }
 }

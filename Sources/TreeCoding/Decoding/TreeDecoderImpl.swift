@@ -184,7 +184,7 @@ package final class TreeDecoderImpl: Decoder {
     private func decodeArray<A: DecodableArray, T>(
         _ array: A.Type, _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
     ) throws -> T {
-        let value = try A.decodeElements(from: &node, impl: self, parent: parent, step: step)
+        let value = try decodeElements(A.self, from: &node, parent: parent, step: step)
         return try sameType(value, as: T.self, parent: parent, step: step)
     }
 
