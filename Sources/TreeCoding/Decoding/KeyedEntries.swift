@@ -9,6 +9,7 @@
 /// Visible to the formats as SPI, with an inlinable ``append(intKey:keyStart:keyLength:buffer:start:end:tag:extra:)``:
 /// a `package` method is a call from another module, once per field framed.
 @_spi(Formats) public final class KeyedEntries: RandomAccessCollection {
+    /// A framed field.
     public typealias Entry = ByteKeyedView.Entry
 
     // One decoding run, one thread; no access stays open across a call out.
@@ -26,8 +27,11 @@
         base.deallocate()
     }
 
+    /// 0.
     public var startIndex: Int { 0 }
+    /// The number of entries.
     public var endIndex: Int { storedCount }
+    /// The number of entries.
     public var count: Int { storedCount }
 
     /// The entry at `position`, which must be below ``count``.
