@@ -66,7 +66,8 @@ final class V2Sink: ByteSink {
         let nilStart: Int
         /// The bytes of insertions nested in this node, which its own length includes.
         var insertedBytes = 0
-        /// Elements of an unkeyed container so far.
+        /// Elements of an unkeyed container so far; counted only with nil index sets, which need
+        /// the indices.
         var elements = 0
 
         init(_ kind: Kind, children: V2Writer.Context, prefix: Int = -1, nilSet: Int = -1, nilStart: Int = 0) {
@@ -176,14 +177,16 @@ final class V2Sink: ByteSink {
             case .keyed:
                 return fail()  // a value without a key
             case .unkeyed:
-                let index = contexts[top].elements
-                contexts[top].elements = index &+ 1
                 if case .nil = node {
                     // `encodeNil()`: an index of the nil index set, or no v2 bytes at all.
                     guard nilIndexSets else { return fail() }
-                    openNils.append(index)
+                    openNils.append(contexts[top].elements)
+                    contexts[top].elements &+= 1
                     return
                 }
+                // Elements are counted only for the indices of a nil index set: updating the
+                // count is a uniqueness check of `contexts` per element.
+                if nilIndexSets { contexts[top].elements &+= 1 }
             default:
                 break
             }
@@ -267,7 +270,7 @@ final class V2Sink: ByteSink {
         } else {
             switch contexts[top].kind {
             case .keyed: return fail()
-            case .unkeyed: contexts[top].elements &+= 1
+            case .unkeyed: if nilIndexSets { contexts[top].elements &+= 1 }
             default: break
             }
         }
