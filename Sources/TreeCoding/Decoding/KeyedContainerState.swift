@@ -6,8 +6,8 @@
 /// destruction as much again.
 ///
 /// A decoding run keeps these objects in a ``KeyedStatePool`` and reuses one once no container
-/// refers to it any more, with the capacity of its entry storage: opening a container allocates
-/// nothing but the standard library's box.
+/// refers to it any more, with the capacity of its entry storage and the standard library's box of
+/// its last container (see ``KeyedStatePool``): opening a container allocates nothing.
 package final class KeyedContainerState {
     @exclusivity(unchecked) var impl: TreeDecoderImpl
     /// The container's coding path (see ``CodingPathNode/keyedContainer(_:)``).

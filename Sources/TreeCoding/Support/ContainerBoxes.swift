@@ -7,9 +7,11 @@
 ///
 /// In the standard library, both wrappers are one strong reference to their box. So a box can be
 /// kept and the wrapper rebuilt from it: once nothing outside the coder refers to the box (no copy
-/// of its wrapper is left), it is handed out again for the same key type, its container pointed at
-/// the new state through a handle. The coders check the layout once (``wrappersAreOneReference``);
-/// if it were ever different, every container would get a new box, as before.
+/// of its wrapper is left), it is handed out again for the same key type: the decoder keeps each box
+/// with the state its container reads, and reopens that state; the streaming encoder points the
+/// container's ``StreamingEncoder/FrameID`` at the new frame. The coders check the layout once
+/// (``wrappersAreOneReference``); if it were ever different, every container would get a new box,
+/// as before.
 enum ContainerBoxes {
     /// Whether both wrappers are laid out as one counted reference: a reference's size and
     /// alignment, and not plain data. Only then are ``box(of:)`` and the rebuilding casts used.
