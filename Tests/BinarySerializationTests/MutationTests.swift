@@ -157,7 +157,7 @@ import Testing
         return tally
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test
     func v3Mutants() {
         let tally = Self.run(.v3, vectors: Fixtures.v3)
         print("MutationTests v3: \(tally)")
@@ -167,7 +167,7 @@ import Testing
         #expect(tally.withoutOffset == 0)
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test
     func v2Mutants() {
         let tally = Self.run(.v2, vectors: Fixtures.v2)
         print("MutationTests v2: \(tally)")

@@ -349,6 +349,10 @@ package final class UnkeyedCounts {
         known[Range(base: view.buffer.baseAddress.map(UnsafeRawPointer.init), start: view.start, end: view.end)]
     }
 
+    /// How many containers have a recorded count (tests check that a long container is
+    /// counted once per run, not once per request).
+    package var recordedCount: Int { known.count }
+
     /// Records the count of the container of `view`.
     package func record(_ count: Int?, of view: ByteUnkeyedView) {
         known[Range(base: view.buffer.baseAddress.map(UnsafeRawPointer.init), start: view.start, end: view.end)] = count

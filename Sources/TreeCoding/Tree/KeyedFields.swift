@@ -26,8 +26,9 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
     public private(set) var fields: [Field]
 
     /// Key -> position in ``fields``; `nil` until a mutation of a container larger than
-    /// `indexThreshold` builds it. Not part of equality or hashing.
-    private var keyIndex: [BinaryKey: Int]?
+    /// `indexThreshold` builds it. Not part of equality or hashing. Readable inside the module
+    /// (and by its tests, which check that large containers keep it complete).
+    private(set) var keyIndex: [BinaryKey: Int]?
 
     /// The number of fields above which mutations build and keep the hash index of the keys.
     static let indexThreshold = 16
