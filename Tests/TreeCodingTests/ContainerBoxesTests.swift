@@ -64,4 +64,28 @@ import Testing
         #expect(try log.kept.map { try $0.decode(Int.self, forKey: "n") } == [0, 3, 6, 9])
         log.kept.removeAll()
     }
+
+    /// Values of two key types one after the other at the same depth: each container is rebuilt
+    /// for its own key type (``ContainerBoxes/Rebuilder``), never from the other type's box, and
+    /// reads its own field.
+    struct Alternating: Decodable {
+        enum KeysA: String, CodingKey { case a }
+        enum KeysB: String, CodingKey { case b }
+        let value: Int
+        init(from decoder: any Decoder) throws {
+            if let a = try? decoder.container(keyedBy: KeysA.self), a.contains(.a) {
+                value = try a.decode(Int.self, forKey: .a)
+            } else {
+                value = -(try decoder.container(keyedBy: KeysB.self).decode(Int.self, forKey: .b))
+            }
+        }
+    }
+
+    @Test func alternatingKeyTypesEachGetTheirOwnWrapper() throws {
+        let elements: [BinaryValue] = (0..<12).map { i in
+            i % 3 == 2 ? ["b": .int(i)] : ["a": .int(i)]
+        }
+        let values = try TreeDecoder().decode([Alternating].self, fromTree: .unkeyed(elements)).map(\.value)
+        #expect(values == (0..<12).map { $0 % 3 == 2 ? -$0 : $0 })
+    }
 }

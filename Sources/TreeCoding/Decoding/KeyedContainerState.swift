@@ -214,6 +214,8 @@ package final class KeyedStatePool {
         @exclusivity(unchecked) private(set) var state: KeyedContainerState
         @exclusivity(unchecked) var box: AnyObject?
         @exclusivity(unchecked) var key: ObjectIdentifier?
+        /// Rebuilds the box's wrapper (``ContainerBoxes/decodingRebuilder(_:)`` for `key`).
+        @exclusivity(unchecked) var rebuilder: AnyObject?
 
         init(_ state: KeyedContainerState) {
             self.state = state
@@ -241,11 +243,14 @@ package final class KeyedStatePool {
         }
         try slot.state.open(&node, impl: impl, parent: parent, step: step)
         inUse += 1
-        if slot.key == ObjectIdentifier(Key.self), let box = slot.box { return ContainerBoxes.decoding(box, Key.self) }
+        if slot.key == ObjectIdentifier(Key.self), let box = slot.box, let rebuilder = slot.rebuilder {
+            return ContainerBoxes.decoding(box, rebuilder, Key.self)
+        }
         let container = KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: slot.state))
         if reusesBoxes {
             slot.box = ContainerBoxes.box(of: container)
             slot.key = ObjectIdentifier(Key.self)
+            slot.rebuilder = ContainerBoxes.decodingRebuilder(Key.self)
         }
         return container
     }

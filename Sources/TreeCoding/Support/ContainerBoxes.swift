@@ -34,15 +34,48 @@ enum ContainerBoxes {
         unsafeBitCast(container, to: AnyObject.self)
     }
 
-    /// The wrapper of `box`, which ``box(of:)`` took from a wrapper of `Key`.
-    @inline(__always)
-    static func decoding<Key: CodingKey>(_ box: AnyObject, _ key: Key.Type) -> KeyedDecodingContainer<Key> {
-        unsafeBitCast(box, to: KeyedDecodingContainer<Key>.self)
+    /// Rebuilds wrappers of one type from their boxes.
+    ///
+    /// Code generic over the key type needs the wrapper's metadata to return one, and looking it
+    /// up (`KeyedDecodingContainer<Key>` from `Key`) goes through the runtime's metadata cache, about
+    /// 450 instructions per container. In a method of this class the wrapper type is the class's
+    /// generic argument, which the object's own class metadata holds: nothing is looked up. One is
+    /// made per kept box's key type, when the box is kept.
+    final class Rebuilder<Wrapper> {
+        /// The wrapper of `box`, which ``box(of:)`` took from a `Wrapper`. Not inlined: inlined
+        /// into generic code, `Wrapper` would be looked up again.
+        @inline(never)
+        func wrapper(of box: AnyObject) -> Wrapper {
+            unsafeBitCast(box, to: Wrapper.self)
+        }
     }
 
+    /// A rebuilder of `KeyedDecodingContainer<Key>`.
+    static func decodingRebuilder<Key: CodingKey>(_ key: Key.Type) -> AnyObject {
+        Rebuilder<KeyedDecodingContainer<Key>>()
+    }
+
+    /// A rebuilder of `KeyedEncodingContainer<Key>`.
+    static func encodingRebuilder<Key: CodingKey>(_ key: Key.Type) -> AnyObject {
+        Rebuilder<KeyedEncodingContainer<Key>>()
+    }
+
+    /// The wrapper of `box`, which ``box(of:)`` took from a wrapper of `Key`; `rebuilder` is
+    /// the one ``decodingRebuilder(_:)`` made for `Key`.
     @inline(__always)
-    static func encoding<Key: CodingKey>(_ box: AnyObject, _ key: Key.Type) -> KeyedEncodingContainer<Key> {
-        unsafeBitCast(box, to: KeyedEncodingContainer<Key>.self)
+    static func decoding<Key: CodingKey>(_ box: AnyObject, _ rebuilder: AnyObject, _ key: Key.Type)
+        -> KeyedDecodingContainer<Key>
+    {
+        unsafeDowncast(rebuilder, to: Rebuilder<KeyedDecodingContainer<Key>>.self).wrapper(of: box)
+    }
+
+    /// The wrapper of `box`, which ``box(of:)`` took from a wrapper of `Key`; `rebuilder` is
+    /// the one ``encodingRebuilder(_:)`` made for `Key`.
+    @inline(__always)
+    static func encoding<Key: CodingKey>(_ box: AnyObject, _ rebuilder: AnyObject, _ key: Key.Type)
+        -> KeyedEncodingContainer<Key>
+    {
+        unsafeDowncast(rebuilder, to: Rebuilder<KeyedEncodingContainer<Key>>.self).wrapper(of: box)
     }
 
     private struct ProbeKey: CodingKey {

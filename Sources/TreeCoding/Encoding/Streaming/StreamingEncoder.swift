@@ -139,11 +139,14 @@ package final class StreamingEncoder {
     private final class KeptBox {
         let key: ObjectIdentifier
         @exclusivity(unchecked) var box: AnyObject
+        /// Rebuilds the box's wrapper (``ContainerBoxes/encodingRebuilder(_:)`` for `key`).
+        let rebuilder: AnyObject
         let frame: FrameID
 
         init<Key: CodingKey>(_ container: KeyedEncodingContainer<Key>, frame: FrameID) {
             key = ObjectIdentifier(Key.self)
             box = ContainerBoxes.box(of: container)
+            rebuilder = ContainerBoxes.encodingRebuilder(Key.self)
             self.frame = frame
         }
     }
@@ -160,7 +163,7 @@ package final class StreamingEncoder {
             isKnownUniquelyReferenced(&kept.box)
         {
             kept.frame.id = id
-            return ContainerBoxes.encoding(kept.box, Key.self)
+            return ContainerBoxes.encoding(kept.box, kept.rebuilder, Key.self)
         }
         let frame = FrameID(id)
         let container = KeyedEncodingContainer(StreamingKeyedContainer<Key>(engine: self, frame: frame))
