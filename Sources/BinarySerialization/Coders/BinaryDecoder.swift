@@ -96,15 +96,15 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
     }
 
     /// The configured format's reader.
-    var byteFormat: any ByteFormat {
+    var byteFormat: any ByteFormat.Type {
         switch format {
-        case .v3: return V3Format.shared
+        case .v3: return V3Format.self
         case .v2: return V2Format.reader(nilIndexSets: prependNilIndexSetForUnkeyedContainers)
         }
     }
 
     /// The whole input as a node of the configured format.
-    private func rootNode(_ buffer: UnsafeRawBufferPointer) -> (ByteNode, any ByteFormat) {
+    private func rootNode(_ buffer: UnsafeRawBufferPointer) -> (ByteNode, any ByteFormat.Type) {
         let root = format == .v3 ? V3Format.root(buffer) : V2Format.root(buffer)
         return (root, byteFormat)
     }

@@ -216,7 +216,7 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
             node = ByteNode(buffer: buffer, start: reader.offset, end: end, tag: V3Format.element)
         }
         let value = try TreeDecoderImpl.decodeRoot(
-            Element.self, from: .bytes(node), format: V3Format.shared, options: decoder.options, throughDecodable: true)
+            Element.self, from: .bytes(node), format: V3Format.self, options: decoder.options, throughDecodable: true)
         return .element(value, end: node.end)
     }
 

@@ -360,44 +360,44 @@ package final class UnkeyedCounts {
 }
 
 /// A wire format's reading of byte nodes.
-package protocol ByteFormat: AnyObject, Sendable {
-    func isNil(_ node: ByteNode) -> Bool
+package protocol ByteFormat: Sendable {
+    static func isNil(_ node: ByteNode) -> Bool
     /// Frames the entries of a keyed container, appending them to `entries` (empty on entry; its
     /// capacity is kept from earlier containers). ``ByteKeyedView`` checks them.
-    func keyedEntries(_ node: inout ByteNode, into entries: KeyedEntries) throws
+    static func keyedEntries(_ node: inout ByteNode, into entries: KeyedEntries) throws
     /// The view of an unkeyed container; a format that needs a shared cursor takes it from
     /// `cursors` when there is a pool.
-    func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?, cursors: ByteCursorPool?) throws
+    static func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?, cursors: ByteCursorPool?) throws
         -> ByteUnkeyedView
-    func singleValueContent(_ node: inout ByteNode) throws -> ByteNode?
-    func optionalContent(_ node: inout ByteNode) throws -> ByteNode?
+    static func singleValueContent(_ node: inout ByteNode) throws -> ByteNode?
+    static func optionalContent(_ node: inout ByteNode) throws -> ByteNode?
     /// Whether the content of a single-value container is the format's spelling of nil.
-    func singleValueHoldsNil(_ content: ByteNode) -> Bool
+    static func singleValueHoldsNil(_ content: ByteNode) -> Bool
     /// A type decoded nothing from `node`: consume its stored empty container.
-    func finishUnopened(_ node: inout ByteNode) throws
+    static func finishUnopened(_ node: inout ByteNode) throws
     /// A field's value as stored, kept in `decodeTree` when the type does not read it; `nil`
     /// when the format cannot write it back without knowing its type.
-    func unreadValue(_ node: ByteNode) -> BinaryValue?
+    static func unreadValue(_ node: ByteNode) -> BinaryValue?
     /// After the content from ``optionalContent(_:)`` was decoded: check nothing is left over.
-    func finishContent(_ node: ByteNode, _ content: ByteNode) throws
-    func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue
+    static func finishContent(_ node: ByteNode, _ content: ByteNode) throws
+    static func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue
     /// A fixed-size primitive (any kind but a string or data) as its bits
     /// (``ScalarKind/leaf(bits:)``), read as ``decodeScalar(_:_:)`` reads it: typed decoding
     /// takes its primitives without a leaf around them.
-    func decodeBits(_ node: inout ByteNode, _ kind: ScalarKind) throws -> UInt64
+    static func decodeBits(_ node: inout ByteNode, _ kind: ScalarKind) throws -> UInt64
     /// A string, read as ``decodeScalar(_:_:)`` reads one.
-    func decodeString(_ node: inout ByteNode) throws -> String
-    func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray
+    static func decodeString(_ node: inout ByteNode) throws -> String
+    static func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray
     /// An unkeyed container of strings read in one loop, or `nil` where the format has no such
     /// path (the caller then reads element by element). An error names the element's index in
     /// its `key`.
-    func decodeStringArray(_ node: inout ByteNode) throws -> [String]?
+    static func decodeStringArray(_ node: inout ByteNode) throws -> [String]?
 
     /// The number of elements of the container (all of them, read or not), `nil` if unknown.
     /// `counts`, when given, holds the counts of this decoding run for the format to reuse.
-    func count(_ view: ByteUnkeyedView, counts: UnkeyedCounts?) -> Int?
-    func isAtEnd(_ view: ByteUnkeyedView) -> Bool
-    func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool
-    func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode
-    func finishElement(_ view: inout ByteUnkeyedView, _ node: ByteNode) throws
+    static func count(_ view: ByteUnkeyedView, counts: UnkeyedCounts?) -> Int?
+    static func isAtEnd(_ view: ByteUnkeyedView) -> Bool
+    static func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool
+    static func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode
+    static func finishElement(_ view: inout ByteUnkeyedView, _ node: ByteNode) throws
 }

@@ -12,7 +12,7 @@ package enum DecodingNode {
     case recording(RecordingNode)
 
     /// Whether the node is a `nil` element of a container (for `decodeNil(forKey:)`).
-    package func isNil(_ format: (any ByteFormat)?) -> Bool {
+    package func isNil(_ format: (any ByteFormat.Type)?) -> Bool {
         switch self {
         case .tree(let v): return v.isNil
         case .bytes(let b): return format?.isNil(b) ?? false
@@ -30,18 +30,18 @@ package enum DecodingNode {
     }
 
     @inline(__always)
-    static func requireFormat(_ format: (any ByteFormat)?) throws -> any ByteFormat {
+    static func requireFormat(_ format: (any ByteFormat.Type)?) throws -> any ByteFormat.Type {
         guard let format else { throw WireFormatError(.unsupported, "no wire format to read bytes with") }
         return format
     }
 
-    package mutating func keyedView(_ format: (any ByteFormat)?) throws -> KeyedView {
+    package mutating func keyedView(_ format: (any ByteFormat.Type)?) throws -> KeyedView {
         try keyedView(format, storage: KeyedEntries())
     }
 
     /// The keyed view of the node; a byte node's entries are framed into `storage` (emptied
     /// first), which a caller may keep from one container to the next.
-    package mutating func keyedView(_ format: (any ByteFormat)?, storage: KeyedEntries) throws -> KeyedView {
+    package mutating func keyedView(_ format: (any ByteFormat.Type)?, storage: KeyedEntries) throws -> KeyedView {
         switch self {
         case .tree(let v):
             return .tree(try v.treeKeyedView())
@@ -59,7 +59,7 @@ package enum DecodingNode {
     }
 
     @inline(__always)
-    private static func byteKeyedView(_ node: inout ByteNode, _ format: (any ByteFormat)?, _ storage: KeyedEntries)
+    private static func byteKeyedView(_ node: inout ByteNode, _ format: (any ByteFormat.Type)?, _ storage: KeyedEntries)
         throws -> ByteKeyedView
     {
         storage.removeAll()
@@ -68,7 +68,7 @@ package enum DecodingNode {
     }
 
     package mutating func unkeyedView(
-        _ format: (any ByteFormat)?, elementHint: ScalarKind?, cursors: ByteCursorPool?
+        _ format: (any ByteFormat.Type)?, elementHint: ScalarKind?, cursors: ByteCursorPool?
     ) throws -> UnkeyedView {
         switch self {
         case .tree(let v):
@@ -87,16 +87,16 @@ package enum DecodingNode {
     }
 
     /// The content of a single-value container, or `nil` when it holds nil.
-    package mutating func singleValueContent(_ format: (any ByteFormat)?) throws -> DecodingNode? {
+    package mutating func singleValueContent(_ format: (any ByteFormat.Type)?) throws -> DecodingNode? {
         try content(format, optional: false)
     }
 
     /// The content of an `Optional`, or `nil` for `Optional.none`.
-    package mutating func optionalContent(_ format: (any ByteFormat)?) throws -> DecodingNode? {
+    package mutating func optionalContent(_ format: (any ByteFormat.Type)?) throws -> DecodingNode? {
         try content(format, optional: true)
     }
 
-    private mutating func content(_ format: (any ByteFormat)?, optional: Bool) throws -> DecodingNode? {
+    private mutating func content(_ format: (any ByteFormat.Type)?, optional: Bool) throws -> DecodingNode? {
         switch self {
         case .tree(let v):
             return v.treeSingleValueContent().map { .tree($0) }
@@ -121,7 +121,7 @@ package enum DecodingNode {
 
     /// The node as stored, for a field the decoding type did not read; `nil` where the format
     /// cannot keep it without a type (v2).
-    package func unreadValue(_ format: (any ByteFormat)?) -> BinaryValue? {
+    package func unreadValue(_ format: (any ByteFormat.Type)?) -> BinaryValue? {
         switch self {
         case .tree(let v): return v
         case .bytes(let b): return format?.unreadValue(b)
@@ -131,7 +131,7 @@ package enum DecodingNode {
 
     /// Whether the content of a single-value container stands for nil although the container
     /// had no nil marker (v2 writes a single-value `encodeNil()` as the byte `00`).
-    package func singleValueHoldsNil(_ format: (any ByteFormat)?) -> Bool {
+    package func singleValueHoldsNil(_ format: (any ByteFormat.Type)?) -> Bool {
         switch self {
         case .tree(let v): return v.isNil
         case .bytes(let b): return format?.singleValueHoldsNil(b) ?? false
@@ -146,7 +146,7 @@ package enum DecodingNode {
 
     /// Called when a type's `init(from:)` returned without asking for any container (an empty
     /// struct): its stored value (an empty container) is consumed and recorded as one.
-    package mutating func finishUnopened(_ format: (any ByteFormat)?) throws {
+    package mutating func finishUnopened(_ format: (any ByteFormat.Type)?) throws {
         switch self {
         case .tree:
             break
@@ -163,7 +163,7 @@ package enum DecodingNode {
     }
 
     /// Called after the content from ``optionalContent(_:)`` has been decoded.
-    package func finishContent(_ content: DecodingNode, _ format: (any ByteFormat)?) throws {
+    package func finishContent(_ content: DecodingNode, _ format: (any ByteFormat.Type)?) throws {
         switch (self, content) {
         case (.bytes(let b), .bytes(let c)): try format?.finishContent(b, c)
         case (.recording(let b), .recording(let c)): try format?.finishContent(b.byteNode, c.byteNode)
@@ -173,7 +173,7 @@ package enum DecodingNode {
 
     /// Reads a primitive; the result is a leaf of exactly the requested kind.
     @inline(__always)
-    package mutating func decodeScalar(_ kind: ScalarKind, _ format: (any ByteFormat)?) throws -> BinaryValue {
+    package mutating func decodeScalar(_ kind: ScalarKind, _ format: (any ByteFormat.Type)?) throws -> BinaryValue {
         switch self {
         case .bytes(var b):
             let leaf = try Self.requireFormat(format).decodeScalar(&b, kind)
@@ -189,7 +189,7 @@ package enum DecodingNode {
     /// ``decodeScalar(_:_:)`` of a recording node, kept out of line so that the inlined byte
     /// and tree paths stay small.
     @inline(never)
-    private mutating func recordScalar(_ kind: ScalarKind, _ format: (any ByteFormat)?) throws -> BinaryValue {
+    private mutating func recordScalar(_ kind: ScalarKind, _ format: (any ByteFormat.Type)?) throws -> BinaryValue {
         // The node is taken out of `self` and put back, so that its references are moved
         // rather than retained and released once more.
         switch consume self {
@@ -215,7 +215,8 @@ package enum DecodingNode {
     }
 
     /// Reads a packed array or set of primitives.
-    package mutating func decodePacked(_ kind: PackedArray.Kind, _ format: (any ByteFormat)?) throws -> PackedArray {
+    package mutating func decodePacked(_ kind: PackedArray.Kind, _ format: (any ByteFormat.Type)?) throws -> PackedArray
+    {
         switch self {
         case .bytes(var b):
             let packed = try Self.requireFormat(format).decodePacked(&b, kind)
@@ -285,7 +286,7 @@ package enum DecodingNode {
         }
 
         /// Every entry in stored order, without looking keys up one by one.
-        package func forEachEntry(_ format: (any ByteFormat)?, _ body: (BinaryKey, DecodingNode) throws -> Void)
+        package func forEachEntry(_ format: (any ByteFormat.Type)?, _ body: (BinaryKey, DecodingNode) throws -> Void)
             rethrows
         {
             switch self {
@@ -311,7 +312,7 @@ package enum DecodingNode {
 
         /// The number of elements; `counts` lets the format reuse the counts of this run (pass
         /// one when `count` may be asked once per element).
-        package func count(_ format: (any ByteFormat)?, counts: UnkeyedCounts? = nil) -> Int? {
+        package func count(_ format: (any ByteFormat.Type)?, counts: UnkeyedCounts? = nil) -> Int? {
             switch self {
             case .tree(let v): return v.count
             case .bytes(let v): return format?.count(v, counts: counts)
@@ -319,7 +320,7 @@ package enum DecodingNode {
             }
         }
 
-        package func isAtEnd(_ format: (any ByteFormat)?) -> Bool {
+        package func isAtEnd(_ format: (any ByteFormat.Type)?) -> Bool {
             switch self {
             case .tree(let v): return v.isAtEnd
             case .bytes(let v): return format?.isAtEnd(v) ?? true
@@ -336,7 +337,7 @@ package enum DecodingNode {
         }
 
         /// Consumes the next element if it is nil.
-        package mutating func decodeNil(_ format: (any ByteFormat)?) throws -> Bool {
+        package mutating func decodeNil(_ format: (any ByteFormat.Type)?) throws -> Bool {
             switch self {
             case .tree(var v):
                 defer { self = .tree(v) }
@@ -354,7 +355,7 @@ package enum DecodingNode {
 
         /// The node of the next element; call ``finishElement(_:_:)`` once it is decoded.
         @inline(__always)
-        package mutating func nextElement(_ format: (any ByteFormat)?) throws -> DecodingNode {
+        package mutating func nextElement(_ format: (any ByteFormat.Type)?) throws -> DecodingNode {
             switch self {
             case .bytes(var v):
                 defer { self = .bytes(v) }
@@ -369,7 +370,7 @@ package enum DecodingNode {
         }
 
         @inline(__always)
-        package mutating func finishElement(_ node: DecodingNode, _ format: (any ByteFormat)?) throws {
+        package mutating func finishElement(_ node: DecodingNode, _ format: (any ByteFormat.Type)?) throws {
             switch self {
             case .bytes(var v):
                 guard case .bytes(let n) = node, let format else { return }

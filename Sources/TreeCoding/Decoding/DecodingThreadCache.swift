@@ -41,7 +41,7 @@ package final class DecodingThreadCache {
     /// The decoder for a new run: an earlier run's of the same format if nothing kept it (and
     /// no run is using it: a decode call made from inside `init(from:)` gets its own), else a
     /// new one.
-    func decoder(node: DecodingNode, format: (any ByteFormat)?, options: DecodingOptions) -> TreeDecoderImpl {
+    func decoder(node: DecodingNode, format: (any ByteFormat.Type)?, options: DecodingOptions) -> TreeDecoderImpl {
         let states = takeKeyedStates()
         let id = format.map { ObjectIdentifier($0) }
         for i in spareDecoders.indices where spareDecoders[i].format.map({ ObjectIdentifier($0) }) == id {

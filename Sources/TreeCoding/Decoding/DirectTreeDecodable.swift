@@ -21,7 +21,7 @@ extension ScalarDecodable {
 
     /// Reads this primitive from `node`.
     @inline(__always)
-    static func read(from node: inout DecodingNode, _ format: (any ByteFormat)?) throws -> Self {
+    static func read(from node: inout DecodingNode, _ format: (any ByteFormat.Type)?) throws -> Self {
         if case .bytes(var b) = node {
             let value = try read(bytes: &b, DecodingNode.requireFormat(format))
             node = .bytes(b)
@@ -34,7 +34,7 @@ extension ScalarDecodable {
     /// Reads this primitive from a byte node through its leaf (the types without a path of
     /// their own: `Data`).
     @inline(__always)
-    static func read(bytes node: inout ByteNode, _ format: any ByteFormat) throws -> Self {
+    static func read(bytes node: inout ByteNode, _ format: any ByteFormat.Type) throws -> Self {
         let leaf = try format.decodeScalar(&node, scalarKind)
         return try value(of: leaf, offset: node.start)
     }

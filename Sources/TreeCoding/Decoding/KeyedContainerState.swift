@@ -130,7 +130,7 @@ package final class KeyedContainerState {
     /// The format of a byte view searched entry by entry, `nil` for any other view; with it, a
     /// primitive is read from ``scannedNode(forKey:)`` (or ``recordedLeaf(_:forKey:nilIsAbsent:)``)
     /// without wrapping it in a `DecodingNode`.
-    var scannedFormat: (any ByteFormat)? { scanned == nil ? nil : impl.format }
+    var scannedFormat: (any ByteFormat.Type)? { scanned == nil ? nil : impl.format }
 
     /// Whether the container searched entry by entry is recorded: its primitives are read
     /// through ``recordedLeaf(_:forKey:nilIsAbsent:)``.

@@ -5,7 +5,7 @@ protocol ScalarDecodable: Decodable {
     static var scalarKind: ScalarKind { get }
     static func fromLeaf(_ leaf: BinaryValue) -> Self?
     /// Reads this primitive (of ``scalarKind``) from a byte node.
-    static func read(bytes node: inout ByteNode, _ format: any ByteFormat) throws -> Self
+    static func read(bytes node: inout ByteNode, _ format: any ByteFormat.Type) throws -> Self
 }
 
 /// Fixed-size primitives, which the formats read as bits (``ByteFormat/decodeBits(_:_:)``)
@@ -17,7 +17,7 @@ protocol FixedSizeScalar: ScalarDecodable {
 
 extension FixedSizeScalar {
     @inline(__always)
-    static func read(bytes node: inout ByteNode, _ format: any ByteFormat) throws -> Self {
+    static func read(bytes node: inout ByteNode, _ format: any ByteFormat.Type) throws -> Self {
         Self(bits: try format.decodeBits(&node, scalarKind))
     }
 }
@@ -52,7 +52,7 @@ extension UInt: FixedSizeScalar {}
 
 extension String {
     @inline(__always)
-    static func read(bytes node: inout ByteNode, _ format: any ByteFormat) throws -> String {
+    static func read(bytes node: inout ByteNode, _ format: any ByteFormat.Type) throws -> String {
         try format.decodeString(&node)
     }
 }

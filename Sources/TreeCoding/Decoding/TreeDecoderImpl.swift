@@ -27,7 +27,7 @@ package final class TreeDecoderImpl: Decoder {
     @exclusivity(unchecked) package private(set) var options: DecodingOptions
     /// The wire format of byte nodes; `nil` when decoding a tree. (A constant: code reading a
     /// variable would retain and release it around every call into the format.)
-    package let format: (any ByteFormat)?
+    package let format: (any ByteFormat.Type)?
     @exclusivity(unchecked) package var depth: Int
     /// The element type of the unkeyed container the current type is about to open (SIMD).
     @exclusivity(unchecked) var elementHint: ScalarKind?
@@ -49,7 +49,7 @@ package final class TreeDecoderImpl: Decoder {
     }
 
     package init(
-        node: DecodingNode, format: (any ByteFormat)?, options: DecodingOptions, pathNode: CodingPathNode = .root,
+        node: DecodingNode, format: (any ByteFormat.Type)?, options: DecodingOptions, pathNode: CodingPathNode = .root,
         depth: Int = 0, session: DecodingSession = DecodingSession(), threadCache: DecodingThreadCache = .current
     ) {
         self.node = node
@@ -66,7 +66,7 @@ package final class TreeDecoderImpl: Decoder {
     /// With `throughDecodable`, the root is read by the type's own `init(from:)` even when it is a
     /// primitive, array or optional, the mirror of `TreeEncoder.encodeTree(_:throughEncodable:)`.
     package static func decodeRoot<T: Decodable>(
-        _ type: T.Type, from node: DecodingNode, format: (any ByteFormat)?, options: DecodingOptions,
+        _ type: T.Type, from node: DecodingNode, format: (any ByteFormat.Type)?, options: DecodingOptions,
         throughDecodable: Bool = false
     ) throws -> T {
         let cache = DecodingThreadCache.current

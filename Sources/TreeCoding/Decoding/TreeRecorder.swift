@@ -8,14 +8,14 @@
 /// The tree must be resolved while the input bytes are valid (unknown fields are copied then).
 package enum TreeRecorder {
     package static func record<T: Decodable>(
-        _ type: T.Type, from base: ByteNode, format: any ByteFormat, options: DecodingOptions
+        _ type: T.Type, from base: ByteNode, format: any ByteFormat.Type, options: DecodingOptions
     ) throws -> BinaryValue {
         try recording(T.self, from: base, format: format, options: options).tree
     }
 
     /// What `type` read from `base`, not yet resolved into a tree; valid while the input is.
     package static func recording<T: Decodable>(
-        _ type: T.Type, from base: ByteNode, format: any ByteFormat, options: DecodingOptions
+        _ type: T.Type, from base: ByteNode, format: any ByteFormat.Type, options: DecodingOptions
     ) throws -> TreeRecording {
         let recording = TreeRecording(format: format)
         // Most slots are fields of keyed containers, each with an entry: one estimate for both
@@ -72,9 +72,9 @@ package final class TreeRecording {
     @exclusivity(unchecked) var entries: [ByteKeyedView.Entry] = []
     /// The slots of each unkeyed container's elements, in order.
     @exclusivity(unchecked) var unkeyed: [[Int]] = []
-    let format: any ByteFormat
+    let format: any ByteFormat.Type
 
-    init(format: any ByteFormat) { self.format = format }
+    init(format: any ByteFormat.Type) { self.format = format }
 
     /// The most slots one run records: a slot's index is kept in 32 bits, so that a recording
     /// node is no larger than a byte node and a slot.
@@ -260,13 +260,13 @@ package struct RecordingUnkeyedView {
 
     /// The node of the next element, recorded in a new slot.
     @inline(never)
-    mutating func nextElement(_ format: (any ByteFormat)?) throws -> DecodingNode {
+    mutating func nextElement(_ format: (any ByteFormat.Type)?) throws -> DecodingNode {
         let node = try DecodingNode.requireFormat(format).nextElement(&base)
         return .recording(RecordingNode(node, try appendElement()))
     }
 
     @inline(never)
-    mutating func finishElement(_ node: DecodingNode, _ format: (any ByteFormat)?) throws {
+    mutating func finishElement(_ node: DecodingNode, _ format: (any ByteFormat.Type)?) throws {
         guard case .recording(let n) = node else { return }
         try DecodingNode.requireFormat(format).finishElement(&base, n.byteNode)
     }

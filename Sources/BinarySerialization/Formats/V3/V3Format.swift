@@ -6,34 +6,31 @@ import Foundation
 /// Node tags: `raw` nodes are the whole input or the content of a single-value container, where
 /// a `.single` or `Optional` starts with a nil byte (`00` value, `01` nil); `element` nodes come
 /// from a container, whose length prefix already said "not nil"; `nilElement` is a container's `01`.
-final class V3Format: ByteFormat {
+enum V3Format: ByteFormat {
     static let raw: UInt8 = 0
     static let element: UInt8 = 1
     static let nilElement: UInt8 = 2
-
-    /// The reader (it has no state).
-    static let shared = V3Format()
 
     /// The whole input as a raw node.
     static func root(_ buffer: UnsafeRawBufferPointer) -> ByteNode {
         ByteNode(buffer: buffer, start: 0, end: buffer.count, tag: raw)
     }
 
-    func isNil(_ node: ByteNode) -> Bool { node.tag == Self.nilElement }
+    static func isNil(_ node: ByteNode) -> Bool { node.tag == Self.nilElement }
 
     @inline(never)
-    private func foundNil(_ expected: String, _ node: ByteNode) -> WireFormatError {
+    private static func foundNil(_ expected: String, _ node: ByteNode) -> WireFormatError {
         foundNil(expected, at: node.start)
     }
 
     @inline(never)
-    private func foundNil(_ expected: String, at offset: Int) -> WireFormatError {
+    private static func foundNil(_ expected: String, at offset: Int) -> WireFormatError {
         WireFormatError(.valueNotFound, "expected \(expected), found nil", offset: offset)
     }
 
     /// A keyed container: entries of a key (`varint(k << 1)`, or `varint(len << 1 | 1)` and UTF-8)
     /// followed by an element. A repeated key is corrupt data.
-    func keyedEntries(_ node: inout ByteNode, into entries: KeyedEntries) throws {
+    static func keyedEntries(_ node: inout ByteNode, into entries: KeyedEntries) throws {
         if node.tag == Self.nilElement { throw foundNil("a keyed container", node) }
         var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
         let stringKey = ByteKeyedView.Entry.stringKey
@@ -69,14 +66,14 @@ final class V3Format: ByteFormat {
         }
     }
 
-    func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?, cursors: ByteCursorPool?) throws
+    static func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?, cursors: ByteCursorPool?) throws
         -> ByteUnkeyedView
     {
         if node.tag == Self.nilElement { throw foundNil("an unkeyed container", node) }
         return ByteUnkeyedView(buffer: node.buffer, offset: node.start, end: node.end)
     }
 
-    func singleValueContent(_ node: inout ByteNode) throws -> ByteNode? {
+    static func singleValueContent(_ node: inout ByteNode) throws -> ByteNode? {
         switch node.tag {
         case Self.nilElement:
             return nil
@@ -107,39 +104,40 @@ final class V3Format: ByteFormat {
         }
     }
 
-    func optionalContent(_ node: inout ByteNode) throws -> ByteNode? { try singleValueContent(&node) }
+    static func optionalContent(_ node: inout ByteNode) throws -> ByteNode? { try singleValueContent(&node) }
 
     /// v3 marks a single-value nil with its nil byte, so the content itself never stands for nil.
-    func singleValueHoldsNil(_ content: ByteNode) -> Bool { false }
+    static func singleValueHoldsNil(_ content: ByteNode) -> Bool { false }
 
     /// Every v3 value has a known extent: nothing to consume.
-    func finishUnopened(_ node: inout ByteNode) throws {}
+    static func finishUnopened(_ node: inout ByteNode) throws {}
 
     /// A field's element, kept as its bytes (or nil): the length prefix is rewritten from them.
-    func unreadValue(_ node: ByteNode) -> BinaryValue? {
+    static func unreadValue(_ node: ByteNode) -> BinaryValue? {
         if node.tag == Self.nilElement { return .nil }
         guard node.start < node.end else { return .unknown(Data()) }
         return .unknown(Data(UnsafeRawBufferPointer(rebasing: node.buffer[node.start..<node.end])))
     }
 
-    func finishContent(_ node: ByteNode, _ content: ByteNode) throws {}
+    static func finishContent(_ node: ByteNode, _ content: ByteNode) throws {}
 
     @inline(__always)
-    func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue {
+    static func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue {
         try readScalar(node, kind) { try Scalars.read(kind, from: &$0) }
     }
 
-    func decodeBits(_ node: inout ByteNode, _ kind: ScalarKind) throws -> UInt64 {
+    static func decodeBits(_ node: inout ByteNode, _ kind: ScalarKind) throws -> UInt64 {
         try readScalar(node, kind) { try Scalars.readBits(kind, from: &$0) }
     }
 
-    func decodeString(_ node: inout ByteNode) throws -> String {
+    static func decodeString(_ node: inout ByteNode) throws -> String {
         try readScalar(node, .string) { try Scalars.readString(&$0) }
     }
 
     /// A primitive of `kind` that `read` takes from the node's bytes, which it must use up.
     @inline(__always)
-    private func readScalar<T>(_ node: ByteNode, _ kind: ScalarKind, _ read: (inout ByteReader) throws -> T) throws
+    private static func readScalar<T>(_ node: ByteNode, _ kind: ScalarKind, _ read: (inout ByteReader) throws -> T)
+        throws
         -> T
     {
         if node.tag == Self.nilElement { throw foundNil("\(kind)", node) }
@@ -151,7 +149,7 @@ final class V3Format: ByteFormat {
         return value
     }
 
-    func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray {
+    static func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray {
         if node.tag == Self.nilElement { throw foundNil("[\(kind.rawValue)]", node) }
         var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
         return try Scalars.readPacked(kind, from: &r)
@@ -159,7 +157,7 @@ final class V3Format: ByteFormat {
 
     /// `[String]`: each element is `varint(length << 1)` and the UTF-8 bytes, read in one loop
     /// (the element-by-element path costs three format calls and a node per string).
-    func decodeStringArray(_ node: inout ByteNode) throws -> [String]? {
+    static func decodeStringArray(_ node: inout ByteNode) throws -> [String]? {
         if node.tag == Self.nilElement { throw foundNil("[String]", node) }
         var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
         var out: [String] = []
@@ -186,7 +184,7 @@ final class V3Format: ByteFormat {
     /// container and run: asking once per element stays O(n) overall. Only counts that took more
     /// than ``recordedCountMinimum`` steps are recorded (cheaper ones are cheap to redo), so the
     /// record stays small next to the input, however many small containers it holds.
-    func count(_ view: ByteUnkeyedView, counts: UnkeyedCounts?) -> Int? {
+    static func count(_ view: ByteUnkeyedView, counts: UnkeyedCounts?) -> Int? {
         if let known = counts?.count(of: view) { return known }
         var r = ByteReader(buffer: view.buffer, offset: view.offset, end: view.end)
         var steps = 0
@@ -206,9 +204,9 @@ final class V3Format: ByteFormat {
     /// Counts of at most this many steps are not recorded.
     static let recordedCountMinimum = 32
 
-    func isAtEnd(_ view: ByteUnkeyedView) -> Bool { view.offset >= view.end }
+    static func isAtEnd(_ view: ByteUnkeyedView) -> Bool { view.offset >= view.end }
 
-    func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool {
+    static func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool {
         guard view.offset < view.end else {
             throw WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: view.offset)
         }
@@ -219,7 +217,7 @@ final class V3Format: ByteFormat {
     }
 
     @inline(__always)
-    func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode {
+    static func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode {
         guard view.offset < view.end else {
             throw WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: view.offset)
         }
@@ -230,7 +228,7 @@ final class V3Format: ByteFormat {
         return ByteNode(buffer: view.buffer, start: element.start, end: element.end, tag: element.tag)
     }
 
-    func finishElement(_ view: inout ByteUnkeyedView, _ node: ByteNode) throws {}
+    static func finishElement(_ view: inout ByteUnkeyedView, _ node: ByteNode) throws {}
 }
 
 /// Where one element of a v3 container lies: its content's range and how to read it
