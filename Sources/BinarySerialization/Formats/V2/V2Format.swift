@@ -39,9 +39,6 @@ enum V2Format {
 extension V2Format {
     /// The v2 reader, with or without nil index sets.
     enum Reader<Sets: NilIndexSets>: ByteFormat {
-        /// Unkeyed containers start with the indices of their `encodeNil()` elements.
-        static var nilIndexSets: Bool { Sets.areWritten }
-
         static func isNil(_ node: ByteNode) -> Bool { node.tag == V2Format.nilElement }
 
         /// The shared read position of an element node. Every element is made with one; a node
@@ -157,7 +154,7 @@ extension V2Format {
         {
             let (start, end) = try delimitedRange(&node, "an unkeyed container")
             var r = ByteReader(buffer: node.buffer, offset: start, end: end)
-            let nils = nilIndexSets ? try Self.nilIndexSet(&r) : []
+            let nils = Sets.areWritten ? try Self.nilIndexSet(&r) : []
             var view = ByteUnkeyedView(buffer: node.buffer, offset: r.offset, end: end)
             view.cursor = cursors?.cursor(offset: r.offset, end: end) ?? ByteCursor(offset: r.offset, end: end)
             view.absentIndices = nils
@@ -316,7 +313,7 @@ extension V2Format {
         static func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray {
             let (start, end) = try delimitedRange(&node, "[\(kind.rawValue)]")
             var r = ByteReader(buffer: node.buffer, offset: start, end: end)
-            if nilIndexSets {
+            if Sets.areWritten {
                 // BinaryCodable 2.x writes the (empty) nil index set before packed arrays too.
                 let at = r.offset
                 let count = try r.varint()
@@ -334,7 +331,7 @@ extension V2Format {
         static func decodeStringArray(_ node: inout ByteNode) throws -> [String]? {
             let (start, end) = try delimitedRange(&node, "[String]")
             var r = ByteReader(buffer: node.buffer, offset: start, end: end)
-            if nilIndexSets, let index = try Self.nilIndexSet(&r).first {
+            if Sets.areWritten, let index = try Self.nilIndexSet(&r).first {
                 var error = WireFormatError(.valueNotFound, "expected String, found nil", offset: start)
                 error.key = WriterPath.indexKey(index)
                 throw error
