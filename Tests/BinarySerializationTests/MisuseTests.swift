@@ -139,16 +139,30 @@ import Testing
         }
     }
 
+    /// Encodes `value`, which writes through a container after that container's value was
+    /// finished, and returns the context of the `invalidValue` error that must name the late write
+    /// (`nil`, with an issue recorded, for any other outcome).
+    func lateWriteError(
+        encoding value: some Encodable, _ format: BinaryFormat, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> EncodingError.Context? {
+        let error = #expect(throws: EncodingError.self, sourceLocation: sourceLocation) {
+            try BinaryEncoder(format: format).encode(value)
+        }
+        guard case .invalidValue(_, let context) = error else {
+            if let error { Issue.record("expected invalidValue, got \(error)", sourceLocation: sourceLocation) }
+            return nil
+        }
+        #expect(
+            context.debugDescription.contains("after the value it belongs to was finished"),
+            sourceLocation: sourceLocation)
+        return context
+    }
+
     @Test(arguments: formats)
     func containersUsedAfterTheirValueFinished(_ format: BinaryFormat) throws {
         let stash = Stash()
-        let error = #expect(throws: EncodingError.self) {
-            try BinaryEncoder(format: format).encode(LateWriter(stash: stash))
-        }
-        if case .invalidValue(_, let context) = error {
-            #expect(context.debugDescription.contains("after the value it belongs to was finished"))
-            #expect(context.codingPath.map(\.stringValue) == ["Index 0"])
-        }
+        let context = lateWriteError(encoding: LateWriter(stash: stash), format)
+        #expect(context?.codingPath.map(\.stringValue) == ["Index 0"])
         // Without late writes the same values encode.
         #expect(try !BinaryEncoder(format: format).encode([Leaky(stash: Stash())]).isEmpty)
         // After the top-level call returned there is no output left to protect: no crash.
@@ -193,12 +207,7 @@ import Testing
     @Test(arguments: formats)
     func aKeptKeyedContainerIsNotHandedToTheNextValue(_ format: BinaryFormat) throws {
         let stash = Stash()
-        let error = #expect(throws: EncodingError.self) {
-            try BinaryEncoder(format: format).encode(StasherThenWriter(stash: stash))
-        }
-        if case .invalidValue(_, let context) = error {
-            #expect(context.debugDescription.contains("after the value it belongs to was finished"))
-        }
+        _ = lateWriteError(encoding: StasherThenWriter(stash: stash), format)
         stash.keyed = nil
     }
 
