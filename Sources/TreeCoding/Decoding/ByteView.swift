@@ -168,13 +168,25 @@ package struct ByteNode {
     package init(buffer: UnsafeRawBufferPointer, entries: KeyedEntries) throws {
         self.buffer = buffer
         self.entries = entries
-        let e = entries.elements
+        self.index = try Self.checkedIndex(entries.elements, buffer)
+    }
+
+    /// The view of entries checked by ``checkedIndex(_:_:)``, which made `index` (`nil` for a
+    /// small container).
+    init(checked buffer: UnsafeRawBufferPointer, entries: KeyedEntries, index: EntryIndex? = nil) {
+        self.buffer = buffer
+        self.entries = entries
+        self.index = index
+    }
+
+    /// Checks the entries `e` framed from `buffer` for invalid UTF-8 and repeated keys (both
+    /// corrupt data); returns an index of a large container's, `nil` for a small one's.
+    static func checkedIndex(_ e: UnsafeBufferPointer<Entry>, _ buffer: UnsafeRawBufferPointer) throws
+        -> EntryIndex?
+    {
         // Common case: integer keys written in ascending order (synthesized `CodingKeys`
         // numbered in declaration order): no string key to check, and none can repeat.
-        if e.count <= Self.indexThreshold, Self.strictlyAscendingIntKeys(e) {
-            index = nil
-            return
-        }
+        if e.count <= Self.indexThreshold, Self.strictlyAscendingIntKeys(e) { return nil }
         for entry in e where entry.intKey == Entry.stringKey && entry.keyLength > 0 {
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[entry.keyStart..<entry.keyStart + entry.keyLength])
             // Decoding repairs invalid UTF-8 with U+FFFD, so the bytes come back different.
@@ -191,24 +203,16 @@ package struct ByteNode {
                     .duplicateKey, "the key \(Self.key(of: e[repeated], buffer)) appears twice",
                     offset: e[repeated].keyStart)
             }
-            index = made
-        } else {
-            index = nil
-            guard e.count > 1 else { return }
-            for i in 1..<e.count {
-                for j in 0..<i where Self.sameKey(e[i], e[j], buffer) {
-                    throw WireFormatError(
-                        .duplicateKey, "the key \(Self.key(of: e[i], buffer)) appears twice", offset: e[i].keyStart)
-                }
+            return made
+        }
+        guard e.count > 1 else { return nil }
+        for i in 1..<e.count {
+            for j in 0..<i where Self.sameKey(e[i], e[j], buffer) {
+                throw WireFormatError(
+                    .duplicateKey, "the key \(Self.key(of: e[i], buffer)) appears twice", offset: e[i].keyStart)
             }
         }
-    }
-
-    /// The view of entries already checked by ``init(buffer:entries:)`` (no index).
-    init(checked buffer: UnsafeRawBufferPointer, entries: KeyedEntries) {
-        self.buffer = buffer
-        self.entries = entries
-        self.index = nil
+        return nil
     }
 
     /// Whether every key is an integer key, each greater than the one before (`true` for no keys).

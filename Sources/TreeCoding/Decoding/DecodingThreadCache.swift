@@ -21,9 +21,6 @@ package final class DecodingThreadCache {
     // One thread, and no access stays open across a call out.
     @exclusivity(unchecked) private var entries: [Entry] = []
 
-    /// The states of the last run's keyed containers, emptied; `nil` while a run uses them.
-    @exclusivity(unchecked) private var spareKeyedStates: KeyedStatePool?
-
     private static let perThread = ThreadLocal<DecodingThreadCache>()
 
     /// This thread's cache (made on the thread's first decoding).
@@ -42,15 +39,14 @@ package final class DecodingThreadCache {
     /// no run is using it: a decode call made from inside `init(from:)` gets its own), else a
     /// new one.
     func decoder(node: DecodingNode, format: (any ByteFormat.Type)?, options: DecodingOptions) -> TreeDecoderImpl {
-        let states = takeKeyedStates()
         let id = format.map { ObjectIdentifier($0) }
         for i in spareDecoders.indices where spareDecoders[i].format.map({ ObjectIdentifier($0) }) == id {
             let spare = spareDecoders.remove(at: i)
-            spare.begin(node: node, options: options, keyedStates: states)
+            spare.begin(node: node, options: options)
             return spare
         }
         return TreeDecoderImpl(
-            node: node, format: format, options: options, session: DecodingSession(keyedStates: states),
+            node: node, format: format, options: options, session: DecodingSession(),
             threadCache: self)
     }
 
@@ -59,19 +55,6 @@ package final class DecodingThreadCache {
         decoder.idle()
         // A few formats exist; a bound all the same.
         if spareDecoders.count < 8 { spareDecoders.append(decoder) }
-    }
-
-    /// Keyed container states for a new run: the last run's, or new ones if a run is still
-    /// using those (a decode call made from inside `init(from:)`).
-    private func takeKeyedStates() -> KeyedStatePool {
-        guard let spare = spareKeyedStates else { return KeyedStatePool() }
-        spareKeyedStates = nil
-        return spare
-    }
-
-    /// Keeps `states`, emptied by their run, for the next run on this thread.
-    func keep(_ states: KeyedStatePool?) {
-        spareKeyedStates = states
     }
 
     @inline(__always)

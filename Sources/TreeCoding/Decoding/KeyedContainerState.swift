@@ -39,6 +39,19 @@ package final class KeyedContainerState {
     /// The container's coding path.
     var path: CodingPathNode { .keyedContainer(pathObject) }
 
+    /// Runs `body` with the decoder and the container's path, read without counting (a retain and
+    /// release of each per nested value): while a container holds this state, nothing replaces
+    /// them (``open(_:impl:parent:step:)``, ``dropPath()`` and ``reset(to:)`` change only a state
+    /// no container holds), and the state holds both.
+    @inline(__always)
+    func withDecoderAndPath<R>(_ body: (TreeDecoderImpl, CodingPathNode) throws -> R) rethrows -> R {
+        try Unmanaged.passUnretained(impl)._withUnsafeGuaranteedRef { impl in
+            try Unmanaged.passUnretained(pathObject)._withUnsafeGuaranteedRef { path in
+                try body(impl, .keyedContainer(path))
+            }
+        }
+    }
+
     /// Throws if the decoding run has returned (see ``DecodingSession/closedError(_:)``).
     @inline(__always)
     func checkOpen() throws {
@@ -62,6 +75,13 @@ package final class KeyedContainerState {
         // A view of the last use may still refer to `storage` (a container kept past its value,
         // or a view a caller copied): then the entries go to new storage.
         if !isKnownUniquelyReferenced(&storage) { storage = KeyedEntries() }
+        if case .bytes(var bytes) = node, let format = impl.format {
+            // The common case, framed here: a `KeyedView` made and dropped would retain and
+            // release the storage.
+            try openBytes(&bytes, format)
+            node = .bytes(bytes)
+            return
+        }
         let opened = try node.keyedView(impl.format, storage: storage)
         if case .bytes(let v) = opened, v.index == nil {
             scanned = storage.elements
@@ -75,6 +95,24 @@ package final class KeyedContainerState {
         } else {
             view = opened
             viewIsClosed = false
+        }
+    }
+
+    /// Frames the entries of the keyed container `node` holds into ``storage``: searched entry by
+    /// entry if small, through a view with an index if large.
+    @inline(__always)
+    private func openBytes(_ node: inout ByteNode, _ format: any ByteFormat.Type) throws {
+        // The storage is read without counting: this state holds it, and nothing here replaces it.
+        try Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage in
+            storage.removeAll()
+            try format.keyedEntries(&node, into: storage)
+            if let index = try ByteKeyedView.checkedIndex(storage.elements, node.buffer) {
+                view = .bytes(ByteKeyedView(checked: node.buffer, entries: storage, index: index))
+                viewIsClosed = false
+            } else {
+                scanned = storage.elements
+                input = node.buffer
+            }
         }
     }
 
@@ -188,45 +226,82 @@ package final class KeyedContainerState {
     }
 }
 
-/// The keyed container states of a decoding run, as a stack: the containers a value's
+/// The keyed container states of a decoding session, as a stack: the containers a value's
 /// `init(from:)` opened are done with once it returns, and their states are reused for the next
 /// value's, unless a container was kept (then its state stays with it and a new one takes its
 /// place). With each state goes the standard library's box of its last container, handed out again
-/// for the next container of the same key type (see ``ContainerBoxes``). A thread keeps its last
-/// run's pool for the next (``DecodingThreadCache``).
+/// for the next container of the same key type (see ``ContainerBoxes``). A session keeps its pool
+/// from run to run, and a thread keeps its last session's decoder (``DecodingThreadCache``).
+///
+/// The slots are in memory of the pool's own and are read in place: a slot read from an array
+/// (or a class per slot) is a counted reference, and its state, box and rebuilder three more,
+/// each retained and released per container opened and again when its value is done.
 package final class KeyedStatePool {
-    @exclusivity(unchecked) private var slots: [Slot] = []
-    /// The run's unkeyed containers' cursors (kept with the states, for the thread's next run).
+    /// A state, and the box of the last container made for it (when boxes are reused).
+    private struct Slot {
+        var state: KeyedContainerState
+        var box: AnyObject?
+        var key: ObjectIdentifier?
+        /// Rebuilds the box's wrapper (``ContainerBoxes/decodingRebuilder(_:)`` for `key`).
+        var rebuilder: AnyObject?
+    }
+
+    // One run, one thread; no access stays open across a call out.
+    @exclusivity(unchecked) private var slots: UnsafeMutablePointer<Slot>
+    @exclusivity(unchecked) private var slotCount = 0
+    @exclusivity(unchecked) private var slotCapacity: Int
+    /// The run's unkeyed containers' cursors (kept with the states, for the session's next run).
     let cursors = ByteCursorPool()
     /// The number of states handed out to values still being decoded.
     @exclusivity(unchecked) var inUse = 0
     /// What an idle state refers to instead of a finished run's decoder, which it must not keep
-    /// alive (with its user info) until the thread's next run.
+    /// alive (with its user info) until the session's next run.
     private lazy var idle = TreeDecoderImpl(
         node: .tree(.nil), format: nil, options: DecodingOptions(userInfo: [:], maximumDepth: 0))
     private let reusesBoxes = ContainerBoxes.wrappersAreOneReference
 
-    /// A state, and the box of the last container made for it (when boxes are reused).
-    ///
-    /// A class: `isKnownUniquelyReferenced` on an `AnyObject` in an array element answered no
-    /// even when it was the only reference.
-    private final class Slot {
-        @exclusivity(unchecked) private(set) var state: KeyedContainerState
-        @exclusivity(unchecked) var box: AnyObject?
-        @exclusivity(unchecked) var key: ObjectIdentifier?
-        /// Rebuilds the box's wrapper (``ContainerBoxes/decodingRebuilder(_:)`` for `key`).
-        @exclusivity(unchecked) var rebuilder: AnyObject?
+    package init() {
+        slotCapacity = 8
+        slots = .allocate(capacity: slotCapacity)
+    }
 
-        init(_ state: KeyedContainerState) {
-            self.state = state
-        }
+    deinit {
+        slots.deinitialize(count: slotCount)
+        slots.deallocate()
+    }
 
-        /// Whether no container refers to the state: its box, if kept, is held by nothing else
-        /// (a state's only other holder is its container).
-        var isFree: Bool {
-            if box != nil { return isKnownUniquelyReferenced(&box) }
-            return isKnownUniquelyReferenced(&state)
+    /// Whether no container refers to the state of slot `i`: its box, if kept, is held by nothing
+    /// else (a state's only other holder is its container).
+    @inline(__always)
+    private func isFree(_ i: Int) -> Bool {
+        if slots[i].box != nil { return isKnownUniquelyReferenced(&slots[i].box) }
+        return isKnownUniquelyReferenced(&slots[i].state)
+    }
+
+    /// Slot `inUse`, with a state no container holds.
+    @inline(__always)
+    private func freeSlot(_ impl: TreeDecoderImpl) -> UnsafeMutablePointer<Slot> {
+        if inUse < slotCount {
+            if !isFree(inUse) { slots[inUse] = Slot(state: KeyedContainerState(impl: impl)) }
+        } else {
+            appendSlot(impl)
         }
+        return slots + inUse
+    }
+
+    @inline(never)
+    private func appendSlot(_ impl: TreeDecoderImpl) {
+        if slotCount == slotCapacity {
+            // At most one slot per nesting level, far below `Int.max / 2`.
+            let larger = slotCapacity * 2
+            let moved = UnsafeMutablePointer<Slot>.allocate(capacity: larger)
+            moved.moveInitialize(from: slots, count: slotCount)
+            slots.deallocate()
+            slots = moved
+            slotCapacity = larger
+        }
+        (slots + slotCount).initialize(to: Slot(state: KeyedContainerState(impl: impl)))
+        slotCount += 1
     }
 
     /// A container of `Key` opened on `node`, at `step` below `parent`: on the state at this
@@ -234,23 +309,23 @@ package final class KeyedStatePool {
     func container<Key: CodingKey>(
         _ type: Key.Type, _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> KeyedDecodingContainer<Key> {
-        let slot: Slot
-        if inUse < slots.count, slots[inUse].isFree {
-            slot = slots[inUse]
-        } else {
-            slot = Slot(KeyedContainerState(impl: impl))
-            if inUse < slots.count { slots[inUse] = slot } else { slots.append(slot) }
+        let slot = freeSlot(impl)
+        // The slot's references are read without counting: the slot holds them, and nothing
+        // changes it before this returns.
+        try Unmanaged.passUnretained(slot.pointee.state)._withUnsafeGuaranteedRef {
+            try $0.open(&node, impl: impl, parent: parent, step: step)
         }
-        try slot.state.open(&node, impl: impl, parent: parent, step: step)
         inUse += 1
-        if slot.key == ObjectIdentifier(Key.self), let box = slot.box, let rebuilder = slot.rebuilder {
+        if slot.pointee.key == ObjectIdentifier(Key.self), let box = slot.pointee.box,
+            let rebuilder = slot.pointee.rebuilder
+        {
             return ContainerBoxes.decoding(box, rebuilder, Key.self)
         }
-        let container = KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: slot.state))
+        let container = KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: slot.pointee.state))
         if reusesBoxes {
-            slot.box = ContainerBoxes.box(of: container)
-            slot.key = ObjectIdentifier(Key.self)
-            slot.rebuilder = ContainerBoxes.decodingRebuilder(Key.self)
+            slot.pointee.box = ContainerBoxes.box(of: container)
+            slot.pointee.key = ObjectIdentifier(Key.self)
+            slot.pointee.rebuilder = ContainerBoxes.decodingRebuilder(Key.self)
         }
         return container
     }
@@ -261,8 +336,7 @@ package final class KeyedStatePool {
         var i = inUse
         while i > mark {
             i -= 1
-            let slot = slots[i]
-            if slot.isFree { slot.state.dropPath() }
+            if isFree(i) { Unmanaged.passUnretained(slots[i].state)._withUnsafeGuaranteedRef { $0.dropPath() } }
         }
         inUse = mark
     }
@@ -274,11 +348,12 @@ package final class KeyedStatePool {
         inUse = 0
         var kept = 0
         let idle = self.idle
-        for i in slots.indices where slots[i].isFree {
+        for i in 0..<slotCount where isFree(i) {
             slots[i].state.reset(to: idle)
-            if kept != i { slots.swapAt(kept, i) }
+            if kept != i { UnsafeMutableBufferPointer(start: slots, count: slotCount).swapAt(kept, i) }
             kept += 1
         }
-        if kept < slots.count { slots.removeLast(slots.count - kept) }
+        (slots + kept).deinitialize(count: slotCount - kept)
+        slotCount = kept
     }
 }

@@ -91,16 +91,16 @@ package final class TreeDecoderImpl: Decoder {
         // Byte nodes point into the caller's buffer, which is only valid during this call: a
         // decoder or container that a type kept (legal in Swift) must not read it afterwards.
         if impl.format != nil { impl.session.close() }
-        cache.keep(impl.session.end())
+        impl.session.end()
         // No decoder or container kept: the thread's next run reuses this decoder.
         if isKnownUniquelyReferenced(&impl), !impl.session.hasOtherDecoders { cache.keep(impl) }
     }
 
     /// Readies a decoder of an earlier run (see ``DecodingThreadCache/decoder(node:format:options:)``).
-    func begin(node: DecodingNode, options: DecodingOptions, keyedStates: KeyedStatePool) {
+    func begin(node: DecodingNode, options: DecodingOptions) {
         self.node = node
         self.options = options
-        session.reopen(keyedStates: keyedStates)
+        session.reopen()
     }
 
     /// Drops what refers to the finished run (the input, the user info), for a decoder kept for
@@ -303,29 +303,32 @@ package final class DecodingSession {
     /// Whether decoders other than the run's own share the session (`superDecoder()`'s): then
     /// neither is reused for another run.
     @exclusivity(unchecked) var hasOtherDecoders = false
-    /// The states of the run's keyed containers, for reuse; `nil` once the run has ended.
-    @exclusivity(unchecked) private var keyedStates: KeyedStatePool?
+    /// The states of the session's keyed containers, for reuse from run to run. A constant: code
+    /// reading a variable would retain and release it around each use, twice per value decoded.
+    let keyedStates: KeyedStatePool
+    /// Whether the run has ended: its containers' states are no longer handed out.
+    @exclusivity(unchecked) private var hasEnded = false
 
-    package init(keyedStates: KeyedStatePool? = nil) {
+    package init(keyedStates: KeyedStatePool = KeyedStatePool()) {
         self.keyedStates = keyedStates
     }
 
     /// The run's pool of unkeyed containers' cursors; `nil` once the run has ended.
-    var cursors: ByteCursorPool? { keyedStates?.cursors }
+    var cursors: ByteCursorPool? { hasEnded ? nil : keyedStates.cursors }
 
     /// How many keyed container states values still being decoded hold.
-    var keyedStatesInUse: Int { keyedStates?.inUse ?? 0 }
+    var keyedStatesInUse: Int { hasEnded ? 0 : keyedStates.inUse }
 
     /// Frees the keyed container states taken since `mark` (see ``KeyedStatePool/pop(to:)``).
     func popKeyedStates(to mark: Int) {
-        keyedStates?.pop(to: mark)
+        if !hasEnded { keyedStates.pop(to: mark) }
     }
 
     /// A keyed container of `Key` opened on `node`.
     func keyedContainer<Key: CodingKey>(
         _ type: Key.Type, _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> KeyedDecodingContainer<Key> {
-        if let keyedStates { return try keyedStates.container(Key.self, &node, impl: impl, parent: parent, step: step) }
+        if !hasEnded { return try keyedStates.container(Key.self, &node, impl: impl, parent: parent, step: step) }
         // The run has ended (a tree's container kept past it opens another): a state of its own,
         // in no pool.
         let state = KeyedContainerState(impl: impl)
@@ -333,20 +336,20 @@ package final class DecodingSession {
         return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: state))
     }
 
-    /// Ends the run's use of its keyed container states and hands them back, emptied, for the
-    /// thread's next run.
-    func end() -> KeyedStatePool? {
-        defer { keyedStates = nil }
-        keyedStates?.endRun()
-        return keyedStates
+    /// Ends the run's use of its keyed container states, which are emptied for the session's next
+    /// run.
+    func end() {
+        if hasEnded { return }
+        hasEnded = true
+        keyedStates.endRun()
     }
 
     func close() { isClosed = true }
 
     /// Readies the session of a finished run for another.
-    func reopen(keyedStates: KeyedStatePool) {
+    func reopen() {
         isClosed = false
-        self.keyedStates = keyedStates
+        hasEnded = false
     }
 
     var isOpen: Bool { !isClosed }

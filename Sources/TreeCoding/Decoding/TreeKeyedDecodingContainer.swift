@@ -117,7 +117,9 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard var n = try lookup(key) else { return nil }
         if n.isNil(impl.format), !(T.self is any NilRepresentable.Type) { return nil }
-        return try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
+        return try state.withDecoderAndPath { impl, path in
+            try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
+        }
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(type, key) }
@@ -139,7 +141,9 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// out of keyed containers), and throws `keyNotFound` otherwise.
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         guard var n = try lookup(key) else { return try absent(T.self, key) }
-        return try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
+        return try state.withDecoderAndPath { impl, path in
+            try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
+        }
     }
 
     /// The value of an absent key: nil for an optional `T`, else `keyNotFound`. Out of line, as
