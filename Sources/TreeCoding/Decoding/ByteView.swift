@@ -403,5 +403,5 @@ package protocol ByteFormat: Sendable {
     static func isAtEnd(_ view: ByteUnkeyedView) -> Bool
     static func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool
     static func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode
-    static func finishElement(_ view: inout ByteUnkeyedView, _ node: ByteNode) throws
+    static func finishElement(_ view: ByteUnkeyedView, _ node: ByteNode) throws
 }

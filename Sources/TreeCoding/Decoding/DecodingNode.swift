@@ -369,16 +369,17 @@ package enum DecodingNode {
             }
         }
 
+        /// Checks that the element ``nextElement(_:)`` returned was read as the format requires.
+        /// (Not mutating: a view taken out of `self` and put back was a copy, a retain and
+        /// release per element.)
         @inline(__always)
-        package mutating func finishElement(_ node: DecodingNode, _ format: (any ByteFormat.Type)?) throws {
+        package func finishElement(_ node: DecodingNode, _ format: (any ByteFormat.Type)?) throws {
             switch self {
-            case .bytes(var v):
+            case .bytes(let v):
                 guard case .bytes(let n) = node, let format else { return }
-                try format.finishElement(&v, n)
-                self = .bytes(v)
-            case .recording(var r):
+                try format.finishElement(v, n)
+            case .recording(let r):
                 try r.finishElement(node, format)
-                self = .recording(r)
             case .tree:
                 break
             }

@@ -67,7 +67,7 @@ package final class KeyedContainerState {
         if self.impl !== impl { self.impl = impl }
         // A path node of the last use may still refer to the path: then it keeps it.
         if !isKnownUniquelyReferenced(&pathObject) { pathObject = ContainerPath() }
-        pathObject.set(parent: parent, step: step)
+        setPath(parent: parent, step: step)
         hint = 0
         scanned = nil
         if recording != nil { recording = nil }
@@ -116,6 +116,13 @@ package final class KeyedContainerState {
         }
     }
 
+    /// Sets the container's path, with the path object read without counting (this state holds
+    /// it, and `set` replaces nothing but the path's fields).
+    @inline(__always)
+    private func setPath(parent: CodingPathNode, step: PathStep?) {
+        Unmanaged.passUnretained(pathObject)._withUnsafeGuaranteedRef { $0.set(parent: parent, step: step) }
+    }
+
     /// The container's view (made for a scanned byte view, which keeps none).
     var currentView: DecodingNode.KeyedView {
         if let recorder { return .recording(recorder) }
@@ -140,7 +147,7 @@ package final class KeyedContainerState {
     /// path, which would otherwise look held and not be reused. (A path someone kept stays as it
     /// is.)
     func dropPath() {
-        if isKnownUniquelyReferenced(&pathObject) { pathObject.set(parent: .root, step: nil) }
+        if isKnownUniquelyReferenced(&pathObject) { setPath(parent: .root, step: nil) }
     }
 
     /// Drops what refers to a finished run (its decoder, path, a tree's view and a recording),

@@ -266,9 +266,9 @@ package struct RecordingUnkeyedView {
     }
 
     @inline(never)
-    mutating func finishElement(_ node: DecodingNode, _ format: (any ByteFormat.Type)?) throws {
+    func finishElement(_ node: DecodingNode, _ format: (any ByteFormat.Type)?) throws {
         guard case .recording(let n) = node else { return }
-        try DecodingNode.requireFormat(format).finishElement(&base, n.byteNode)
+        try DecodingNode.requireFormat(format).finishElement(base, n.byteNode)
     }
 
     /// A slot for the next element.

@@ -410,7 +410,7 @@ extension V2Format {
         }
 
         /// Every element occupies at least one byte; one that read nothing would loop forever.
-        static func finishElement(_ view: inout ByteUnkeyedView, _ node: ByteNode) throws {
+        static func finishElement(_ view: ByteUnkeyedView, _ node: ByteNode) throws {
             guard node.tag == V2Format.element, let cursor = view.cursor else { return }
             if cursor.offset == node.start {
                 throw WireFormatError(

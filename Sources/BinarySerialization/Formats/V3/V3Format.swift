@@ -228,7 +228,7 @@ enum V3Format: ByteFormat {
         return ByteNode(buffer: view.buffer, start: element.start, end: element.end, tag: element.tag)
     }
 
-    static func finishElement(_ view: inout ByteUnkeyedView, _ node: ByteNode) throws {}
+    static func finishElement(_ view: ByteUnkeyedView, _ node: ByteNode) throws {}
 }
 
 /// Where one element of a v3 container lies: its content's range and how to read it
