@@ -17,7 +17,7 @@ enum V2Format {
     /// The reader for data without / with nil index sets (`prependNilIndexSetForUnkeyedContainers`):
     /// a type, not an object, so that handing the format around counts no references.
     static func reader(nilIndexSets: Bool) -> any ByteFormat.Type {
-        nilIndexSets ? Reader<WithNilIndexSets>.self : Reader<WithoutNilIndexSets>.self
+        nilIndexSets ? WithNilIndexSets.self : WithoutNilIndexSets.self
     }
 
     /// The whole input as a raw node.
@@ -30,392 +30,399 @@ enum V2Format {
         ByteNode(buffer: buffer, start: cursor.offset, end: cursor.end, tag: element, cursor: cursor)
     }
 
-    /// Whether unkeyed containers start with the indices of their `encodeNil()` elements.
-    protocol NilIndexSets { static var areWritten: Bool { get } }
-    enum WithoutNilIndexSets: NilIndexSets { static var areWritten: Bool { false } }
-    enum WithNilIndexSets: NilIndexSets { static var areWritten: Bool { true } }
+    /// The reader of data without nil index sets.
+    enum WithoutNilIndexSets: Reader { static var nilIndexSetsAreWritten: Bool { false } }
+    /// The reader of data with nil index sets.
+    enum WithNilIndexSets: Reader { static var nilIndexSetsAreWritten: Bool { true } }
 }
 
 extension V2Format {
-    /// The v2 reader, with or without nil index sets.
-    enum Reader<Sets: NilIndexSets>: ByteFormat {
-        static func isNil(_ node: ByteNode) -> Bool { node.tag == V2Format.nilElement }
+    /// The v2 reader, with or without nil index sets: one implementation, in an extension,
+    /// compiled for each of the two conforming types. (A generic `Reader<Sets>` ran its witnesses
+    /// as unspecialized generic code.)
+    protocol Reader: ByteFormat {
+        /// Whether unkeyed containers start with the indices of their `encodeNil()` elements.
+        static var nilIndexSetsAreWritten: Bool { get }
+    }
+}
 
-        /// The shared read position of an element node. Every element is made with one; a node
-        /// without it is a bug here, reported as an error rather than read as something else.
-        private static func cursor(of node: ByteNode) throws -> ByteCursor {
-            guard let cursor = node.cursor else {
-                throw WireFormatError(
-                    .unsupported, "internal error: an element without a read position", offset: node.start)
-            }
-            return cursor
-        }
+extension V2Format.Reader {
+    static func isNil(_ node: ByteNode) -> Bool { node.tag == V2Format.nilElement }
 
-        @inline(never)
-        private static func foundNil(_ expected: String, _ node: ByteNode) -> WireFormatError {
-            WireFormatError(.valueNotFound, "expected \(expected), found nil", offset: node.start)
-        }
-
-        /// Checks that a key's wire type fits the request.
-        @inline(__always)
-        private static func expect(_ node: ByteNode, _ type: V2WireType, for what: @autoclosure () -> String) throws {
-            guard node.tag == V2Format.raw, node.wireType != V2Format.noWireType, node.wireType != type.rawValue else {
-                return
-            }
-            let actual = V2WireType(rawValue: node.wireType).map { "\($0)" } ?? "\(node.wireType)"
-            // Bool has been written both as a varint and as a byte.
-            if type == .varint, node.wireType == V2WireType.byte.rawValue, what() == "Bool" { return }
+    /// The shared read position of an element node. Every element is made with one; a node
+    /// without it is a bug here, reported as an error rather than read as something else.
+    private static func cursor(of node: ByteNode) throws -> ByteCursor {
+        guard let cursor = node.cursor else {
             throw WireFormatError(
-                .typeMismatch, "expected \(what()) (wire type \(type)), found wire type \(actual)", offset: node.start)
+                .unsupported, "internal error: an element without a read position", offset: node.start)
         }
+        return cursor
+    }
 
-        /// The range of a length-delimited value: the raw range, or a length read at the cursor.
-        /// In element mode the node becomes that raw range, so asking twice gives the same answer.
-        private static func delimitedRange(_ node: inout ByteNode, _ what: @autoclosure () -> String) throws -> (
-            Int, Int
-        ) {
-            switch node.tag {
-            case V2Format.raw:
-                try expect(node, .lengthDelimited, for: what())
-                return (node.start, node.end)
-            case V2Format.element:
-                let cursor = try Self.cursor(of: node)
-                var r = ByteReader(
-                    buffer: node.buffer, offset: cursor.offset, end: cursor.end, isOpenEnded: cursor.isOpenEnded)
-                let length = try r.length("the length of \(what())")
-                let start = r.offset
-                cursor.offset = start + length
-                node = ByteNode(
-                    buffer: node.buffer, start: start, end: start + length, tag: V2Format.raw,
-                    extra: V2Format.noWireType)
-                return (start, start + length)
-            default:
-                throw foundNil(what(), node)
+    @inline(never)
+    private static func foundNil(_ expected: String, _ node: ByteNode) -> WireFormatError {
+        WireFormatError(.valueNotFound, "expected \(expected), found nil", offset: node.start)
+    }
+
+    /// Checks that a key's wire type fits the request.
+    @inline(__always)
+    private static func expect(_ node: ByteNode, _ type: V2WireType, for what: @autoclosure () -> String) throws {
+        guard node.tag == V2Format.raw, node.wireType != V2Format.noWireType, node.wireType != type.rawValue else {
+            return
+        }
+        let actual = V2WireType(rawValue: node.wireType).map { "\($0)" } ?? "\(node.wireType)"
+        // Bool has been written both as a varint and as a byte.
+        if type == .varint, node.wireType == V2WireType.byte.rawValue, what() == "Bool" { return }
+        throw WireFormatError(
+            .typeMismatch, "expected \(what()) (wire type \(type)), found wire type \(actual)", offset: node.start)
+    }
+
+    /// The range of a length-delimited value: the raw range, or a length read at the cursor.
+    /// In element mode the node becomes that raw range, so asking twice gives the same answer.
+    private static func delimitedRange(_ node: inout ByteNode, _ what: @autoclosure () -> String) throws -> (
+        Int, Int
+    ) {
+        switch node.tag {
+        case V2Format.raw:
+            try expect(node, .lengthDelimited, for: what())
+            return (node.start, node.end)
+        case V2Format.element:
+            let cursor = try Self.cursor(of: node)
+            var r = ByteReader(
+                buffer: node.buffer, offset: cursor.offset, end: cursor.end, isOpenEnded: cursor.isOpenEnded)
+            let length = try r.length("the length of \(what())")
+            let start = r.offset
+            cursor.offset = start + length
+            node = ByteNode(
+                buffer: node.buffer, start: start, end: start + length, tag: V2Format.raw,
+                extra: V2Format.noWireType)
+            return (start, start + length)
+        default:
+            throw foundNil(what(), node)
+        }
+    }
+
+    /// Each entry is a key varint carrying the wire type (`k << 4 | type` or
+    /// `len << 4 | 8 | type` + UTF-8), then the value in that wire type.
+    static func keyedEntries(_ node: inout ByteNode, into entries: KeyedEntries) throws {
+        let (start, end) = try delimitedRange(&node, "a keyed container")
+        let buffer = node.buffer
+        var r = ByteReader(buffer: buffer, offset: start, end: end)
+        let stringKey = ByteKeyedView.Entry.stringKey
+        while !r.isAtEnd {
+            let keyAt = r.offset
+            let raw = try r.varint()
+            guard let type = V2WireType(rawValue: UInt8(raw & 7)) else {
+                throw WireFormatError(.invalidBytes, "unknown wire type \(raw & 7)", offset: keyAt)
             }
-        }
-
-        /// Each entry is a key varint carrying the wire type (`k << 4 | type` or
-        /// `len << 4 | 8 | type` + UTF-8), then the value in that wire type.
-        static func keyedEntries(_ node: inout ByteNode, into entries: KeyedEntries) throws {
-            let (start, end) = try delimitedRange(&node, "a keyed container")
-            let buffer = node.buffer
-            var r = ByteReader(buffer: buffer, offset: start, end: end)
-            let stringKey = ByteKeyedView.Entry.stringKey
-            while !r.isAtEnd {
-                let keyAt = r.offset
-                let raw = try r.varint()
-                guard let type = V2WireType(rawValue: UInt8(raw & 7)) else {
-                    throw WireFormatError(.invalidBytes, "unknown wire type \(raw & 7)", offset: keyAt)
+            var intKey = stringKey
+            var keyStart = keyAt
+            var keyLength = 0
+            if raw & 8 != 0 {
+                (keyStart, keyLength) = try r.keyBytes(raw >> 4, keyAt: keyAt)
+            } else {
+                intKey = Self.signedKey(raw >> 4)
+            }
+            var valueStart = r.offset
+            do {
+                switch type {
+                case .varint: _ = try r.varint()
+                case .eightBytes: try r.skip(8)
+                case .fourBytes: try r.skip(4)
+                case .twoBytes: try r.skip(2)
+                case .byte: try r.skip(1)
+                case .lengthDelimited:
+                    let length = try r.length("a value")
+                    valueStart = r.offset
+                    r.offset += length
                 }
-                var intKey = stringKey
-                var keyStart = keyAt
-                var keyLength = 0
-                if raw & 8 != 0 {
-                    (keyStart, keyLength) = try r.keyBytes(raw >> 4, keyAt: keyAt)
-                } else {
-                    intKey = Self.signedKey(raw >> 4)
-                }
-                var valueStart = r.offset
-                do {
-                    switch type {
-                    case .varint: _ = try r.varint()
-                    case .eightBytes: try r.skip(8)
-                    case .fourBytes: try r.skip(4)
-                    case .twoBytes: try r.skip(2)
-                    case .byte: try r.skip(1)
-                    case .lengthDelimited:
-                        let length = try r.length("a value")
-                        valueStart = r.offset
-                        r.offset += length
-                    }
-                } catch var error as WireFormatError {
-                    // The field whose value could not be framed, for the error's coding path.
-                    let field = ByteKeyedView.Entry(
-                        intKey: intKey, keyStart: keyStart, keyLength: keyLength, buffer: buffer, start: valueStart,
-                        end: valueStart, tag: V2Format.raw)
-                    error.key = ByteKeyedView.key(of: field, buffer)
-                    throw error
-                }
-                entries.append(
+            } catch var error as WireFormatError {
+                // The field whose value could not be framed, for the error's coding path.
+                let field = ByteKeyedView.Entry(
                     intKey: intKey, keyStart: keyStart, keyLength: keyLength, buffer: buffer, start: valueStart,
-                    end: r.offset, tag: V2Format.raw, extra: type.rawValue)
-            }
-        }
-
-        /// An integer key's 60 bits (`varint >> 4`) as the signed value BinaryCodable 2.x wrote:
-        /// it shifts the key's two's-complement bit pattern, so keys from -2^59 to 2^59 - 1 round-trip.
-        static func signedKey(_ bits: UInt64) -> Int {
-            let value = Int(truncatingIfNeeded: bits)  // bits < 2^60: no truncation
-            return value >= 1 << 59 ? value - (1 << 60) : value
-        }
-
-        static func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?, cursors: ByteCursorPool?) throws
-            -> ByteUnkeyedView
-        {
-            let (start, end) = try delimitedRange(&node, "an unkeyed container")
-            var r = ByteReader(buffer: node.buffer, offset: start, end: end)
-            let nils = Sets.areWritten ? try Self.nilIndexSet(&r) : []
-            var view = ByteUnkeyedView(buffer: node.buffer, offset: r.offset, end: end)
-            view.cursor = cursors?.cursor(offset: r.offset, end: end) ?? ByteCursor(offset: r.offset, end: end)
-            view.absentIndices = nils
-            view.elementHint = elementHint
-            return view
-        }
-
-        /// The indices written with `encodeNil()`, ascending, that start an unkeyed container when
-        /// `prependNilIndexSetForUnkeyedContainers` is on: a count, then the indices.
-        private static func nilIndexSet(_ r: inout ByteReader) throws -> [Int] {
-            let countAt = r.offset
-            let count = try r.varint()
-            guard count <= UInt64(r.remaining) else {
-                throw WireFormatError(
-                    .truncated, "a nil index set of \(count) entries exceeds the data", offset: countAt)
-            }
-            var nils: [Int] = []
-            for _ in 0..<Int(count) {
-                let at = r.offset
-                let i = try r.varint()
-                guard i <= UInt64(Int32.max), nils.last.map({ UInt64($0) < i }) ?? true else {
-                    throw WireFormatError(.invalidBytes, "nil index \(i) is out of order or too large", offset: at)
-                }
-                nils.append(Int(i))
-            }
-            return nils
-        }
-
-        /// v2 writes nothing for a single-value container: the content is the node itself.
-        static func singleValueContent(_ node: inout ByteNode) throws -> ByteNode? {
-            node.tag == V2Format.nilElement ? nil : node
-        }
-
-        /// A single-value `encodeNil()` is the byte `00` (the same byte as a zig-zag or varint 0:
-        /// v2 cannot tell them apart, so only a type that asks `decodeNil()` reads it as nil).
-        /// Read from an element, the byte is consumed.
-        static func singleValueHoldsNil(_ content: ByteNode) -> Bool {
-            switch content.tag {
-            case V2Format.nilElement:
-                return true
-            case V2Format.raw:
-                return content.end - content.start == 1 && content.buffer[content.start] == 0
-            default:
-                guard let cursor = content.cursor, cursor.offset < cursor.end, content.buffer[cursor.offset] == 0 else {
-                    return false
-                }
-                cursor.offset += 1
-                return true
-            }
-        }
-
-        /// A value that decodes nothing was written as an empty container: length-delimited in an
-        /// element, so its length (and any bytes it covers) is consumed.
-        static func finishUnopened(_ node: inout ByteNode) throws {
-            guard node.tag == V2Format.element, node.cursor != nil else { return }
-            _ = try delimitedRange(&node, "an empty container")
-        }
-
-        /// v2 values carry no length of their own in every wire type, and cannot be written back
-        /// without their type: fields the type does not read are left out of `decodeTree`.
-        static func unreadValue(_ node: ByteNode) -> BinaryValue? { nil }
-
-        /// An optional is a flag byte (`01` present, `00` nil) and then the value as an element.
-        static func optionalContent(_ node: inout ByteNode) throws -> ByteNode? {
-            let cursor: ByteCursor
-            switch node.tag {
-            case V2Format.nilElement:
-                return nil
-            case V2Format.raw:
-                try expect(node, .lengthDelimited, for: "an optional")
-                cursor = ByteCursor(offset: node.start, end: node.end)
-            default:
-                cursor = try Self.cursor(of: node)
-            }
-            let at = cursor.offset
-            guard at < cursor.end else {
-                var error = WireFormatError(.truncated, "the data ends before the flag of an optional", offset: at)
-                if cursor.isOpenEnded { error.regionEnd = cursor.end }
+                    end: valueStart, tag: V2Format.raw)
+                error.key = ByteKeyedView.key(of: field, buffer)
                 throw error
             }
-            switch node.buffer[at] {
-            case 0:
-                cursor.offset = at + 1
-                if node.tag == V2Format.raw, at + 1 != node.end {
-                    throw WireFormatError(
-                        .trailingBytes, "\(node.end - at - 1) bytes follow a nil optional", offset: at + 1)
-                }
-                return nil
-            case 1:
-                cursor.offset = at + 1
-                return V2Format.element(node.buffer, cursor)
-            case let b:
-                throw WireFormatError(.invalidBytes, "an optional's flag must be 0 or 1, found \(b)", offset: at)
-            }
+            entries.append(
+                intKey: intKey, keyStart: keyStart, keyLength: keyLength, buffer: buffer, start: valueStart,
+                end: r.offset, tag: V2Format.raw, extra: type.rawValue)
         }
+    }
 
-        /// After an optional's value: content read from a raw range must fill it.
-        static func finishContent(_ node: ByteNode, _ content: ByteNode) throws {
-            guard node.tag == V2Format.raw, content.tag == V2Format.element, let cursor = content.cursor else { return }
-            if cursor.offset != node.end {
+    /// An integer key's 60 bits (`varint >> 4`) as the signed value BinaryCodable 2.x wrote:
+    /// it shifts the key's two's-complement bit pattern, so keys from -2^59 to 2^59 - 1 round-trip.
+    static func signedKey(_ bits: UInt64) -> Int {
+        let value = Int(truncatingIfNeeded: bits)  // bits < 2^60: no truncation
+        return value >= 1 << 59 ? value - (1 << 60) : value
+    }
+
+    static func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?, cursors: ByteCursorPool?) throws
+        -> ByteUnkeyedView
+    {
+        let (start, end) = try delimitedRange(&node, "an unkeyed container")
+        var r = ByteReader(buffer: node.buffer, offset: start, end: end)
+        let nils = nilIndexSetsAreWritten ? try Self.nilIndexSet(&r) : []
+        var view = ByteUnkeyedView(buffer: node.buffer, offset: r.offset, end: end)
+        view.cursor = cursors?.cursor(offset: r.offset, end: end) ?? ByteCursor(offset: r.offset, end: end)
+        view.absentIndices = nils
+        view.elementHint = elementHint
+        return view
+    }
+
+    /// The indices written with `encodeNil()`, ascending, that start an unkeyed container when
+    /// `prependNilIndexSetForUnkeyedContainers` is on: a count, then the indices.
+    private static func nilIndexSet(_ r: inout ByteReader) throws -> [Int] {
+        let countAt = r.offset
+        let count = try r.varint()
+        guard count <= UInt64(r.remaining) else {
+            throw WireFormatError(
+                .truncated, "a nil index set of \(count) entries exceeds the data", offset: countAt)
+        }
+        var nils: [Int] = []
+        for _ in 0..<Int(count) {
+            let at = r.offset
+            let i = try r.varint()
+            guard i <= UInt64(Int32.max), nils.last.map({ UInt64($0) < i }) ?? true else {
+                throw WireFormatError(.invalidBytes, "nil index \(i) is out of order or too large", offset: at)
+            }
+            nils.append(Int(i))
+        }
+        return nils
+    }
+
+    /// v2 writes nothing for a single-value container: the content is the node itself.
+    static func singleValueContent(_ node: inout ByteNode) throws -> ByteNode? {
+        node.tag == V2Format.nilElement ? nil : node
+    }
+
+    /// A single-value `encodeNil()` is the byte `00` (the same byte as a zig-zag or varint 0:
+    /// v2 cannot tell them apart, so only a type that asks `decodeNil()` reads it as nil).
+    /// Read from an element, the byte is consumed.
+    static func singleValueHoldsNil(_ content: ByteNode) -> Bool {
+        switch content.tag {
+        case V2Format.nilElement:
+            return true
+        case V2Format.raw:
+            return content.end - content.start == 1 && content.buffer[content.start] == 0
+        default:
+            guard let cursor = content.cursor, cursor.offset < cursor.end, content.buffer[cursor.offset] == 0 else {
+                return false
+            }
+            cursor.offset += 1
+            return true
+        }
+    }
+
+    /// A value that decodes nothing was written as an empty container: length-delimited in an
+    /// element, so its length (and any bytes it covers) is consumed.
+    static func finishUnopened(_ node: inout ByteNode) throws {
+        guard node.tag == V2Format.element, node.cursor != nil else { return }
+        _ = try delimitedRange(&node, "an empty container")
+    }
+
+    /// v2 values carry no length of their own in every wire type, and cannot be written back
+    /// without their type: fields the type does not read are left out of `decodeTree`.
+    static func unreadValue(_ node: ByteNode) -> BinaryValue? { nil }
+
+    /// An optional is a flag byte (`01` present, `00` nil) and then the value as an element.
+    static func optionalContent(_ node: inout ByteNode) throws -> ByteNode? {
+        let cursor: ByteCursor
+        switch node.tag {
+        case V2Format.nilElement:
+            return nil
+        case V2Format.raw:
+            try expect(node, .lengthDelimited, for: "an optional")
+            cursor = ByteCursor(offset: node.start, end: node.end)
+        default:
+            cursor = try Self.cursor(of: node)
+        }
+        let at = cursor.offset
+        guard at < cursor.end else {
+            var error = WireFormatError(.truncated, "the data ends before the flag of an optional", offset: at)
+            if cursor.isOpenEnded { error.regionEnd = cursor.end }
+            throw error
+        }
+        switch node.buffer[at] {
+        case 0:
+            cursor.offset = at + 1
+            if node.tag == V2Format.raw, at + 1 != node.end {
                 throw WireFormatError(
-                    .trailingBytes, "\(node.end - cursor.offset) bytes follow an optional's value",
-                    offset: cursor.offset)
+                    .trailingBytes, "\(node.end - at - 1) bytes follow a nil optional", offset: at + 1)
             }
+            return nil
+        case 1:
+            cursor.offset = at + 1
+            return V2Format.element(node.buffer, cursor)
+        case let b:
+            throw WireFormatError(.invalidBytes, "an optional's flag must be 0 or 1, found \(b)", offset: at)
         }
+    }
 
-        static func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue {
-            try readScalar(&node, kind) { try Scalars.read(kind, from: &$0) }
+    /// After an optional's value: content read from a raw range must fill it.
+    static func finishContent(_ node: ByteNode, _ content: ByteNode) throws {
+        guard node.tag == V2Format.raw, content.tag == V2Format.element, let cursor = content.cursor else { return }
+        if cursor.offset != node.end {
+            throw WireFormatError(
+                .trailingBytes, "\(node.end - cursor.offset) bytes follow an optional's value",
+                offset: cursor.offset)
         }
+    }
 
-        static func decodeBits(_ node: inout ByteNode, _ kind: ScalarKind) throws -> UInt64 {
-            try readScalar(&node, kind) { try Scalars.readBits(kind, from: &$0) }
-        }
+    static func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue {
+        try readScalar(&node, kind) { try Scalars.read(kind, from: &$0) }
+    }
 
-        static func decodeString(_ node: inout ByteNode) throws -> String {
-            try readScalar(&node, .string) { try Scalars.readString(&$0) }
-        }
+    static func decodeBits(_ node: inout ByteNode, _ kind: ScalarKind) throws -> UInt64 {
+        try readScalar(&node, kind) { try Scalars.readBits(kind, from: &$0) }
+    }
 
-        /// A primitive of `kind` that `read` takes from the node's bytes: a length-delimited string
-        /// or data, a raw field's value (which it must use up), or an element at the cursor.
-        @inline(__always)
-        private static func readScalar<T>(
-            _ node: inout ByteNode, _ kind: ScalarKind, _ read: (inout ByteReader) throws -> T
-        )
-            throws -> T
-        {
-            switch kind {
-            case .string, .data:
-                let (start, end) = try delimitedRange(&node, "\(kind)")
-                var r = ByteReader(buffer: node.buffer, offset: start, end: end)
-                return try read(&r)
-            default:
-                break
-            }
-            switch node.tag {
-            case V2Format.raw:
-                try expect(node, V2WireType.of(kind), for: "\(kind)")
-                var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
-                let value = try read(&r)
-                guard r.isAtEnd else {
-                    throw WireFormatError(.trailingBytes, "\(r.remaining) bytes follow a \(kind)", offset: r.offset)
-                }
-                return value
-            case V2Format.element:
-                let cursor = try Self.cursor(of: node)
-                var r = ByteReader(
-                    buffer: node.buffer, offset: cursor.offset, end: cursor.end, isOpenEnded: cursor.isOpenEnded)
-                let value = try read(&r)
-                cursor.offset = r.offset
-                return value
-            default:
-                throw foundNil("\(kind)", node)
-            }
-        }
+    static func decodeString(_ node: inout ByteNode) throws -> String {
+        try readScalar(&node, .string) { try Scalars.readString(&$0) }
+    }
 
-        static func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray {
-            let (start, end) = try delimitedRange(&node, "[\(kind.rawValue)]")
+    /// A primitive of `kind` that `read` takes from the node's bytes: a length-delimited string
+    /// or data, a raw field's value (which it must use up), or an element at the cursor.
+    @inline(__always)
+    private static func readScalar<T>(
+        _ node: inout ByteNode, _ kind: ScalarKind, _ read: (inout ByteReader) throws -> T
+    )
+        throws -> T
+    {
+        switch kind {
+        case .string, .data:
+            let (start, end) = try delimitedRange(&node, "\(kind)")
             var r = ByteReader(buffer: node.buffer, offset: start, end: end)
-            if Sets.areWritten {
-                // BinaryCodable 2.x writes the (empty) nil index set before packed arrays too.
-                let at = r.offset
-                let count = try r.varint()
-                guard count == 0 else {
-                    throw WireFormatError(
-                        .typeMismatch, "expected [\(kind.rawValue)], found a nil index set of \(count) entries",
-                        offset: at)
-                }
-            }
-            return try Scalars.readPacked(kind, from: &r)
+            return try read(&r)
+        default:
+            break
         }
+        switch node.tag {
+        case V2Format.raw:
+            try expect(node, V2WireType.of(kind), for: "\(kind)")
+            var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
+            let value = try read(&r)
+            guard r.isAtEnd else {
+                throw WireFormatError(.trailingBytes, "\(r.remaining) bytes follow a \(kind)", offset: r.offset)
+            }
+            return value
+        case V2Format.element:
+            let cursor = try Self.cursor(of: node)
+            var r = ByteReader(
+                buffer: node.buffer, offset: cursor.offset, end: cursor.end, isOpenEnded: cursor.isOpenEnded)
+            let value = try read(&r)
+            cursor.offset = r.offset
+            return value
+        default:
+            throw foundNil("\(kind)", node)
+        }
+    }
 
-        /// `[String]`: after the nil index set (if the option is on; a string array has no nils),
-        /// each element is `varint(length)` and the UTF-8 bytes, read in one loop.
-        static func decodeStringArray(_ node: inout ByteNode) throws -> [String]? {
-            let (start, end) = try delimitedRange(&node, "[String]")
-            var r = ByteReader(buffer: node.buffer, offset: start, end: end)
-            if Sets.areWritten, let index = try Self.nilIndexSet(&r).first {
-                var error = WireFormatError(.valueNotFound, "expected String, found nil", offset: start)
+    static func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray {
+        let (start, end) = try delimitedRange(&node, "[\(kind.rawValue)]")
+        var r = ByteReader(buffer: node.buffer, offset: start, end: end)
+        if nilIndexSetsAreWritten {
+            // BinaryCodable 2.x writes the (empty) nil index set before packed arrays too.
+            let at = r.offset
+            let count = try r.varint()
+            guard count == 0 else {
+                throw WireFormatError(
+                    .typeMismatch, "expected [\(kind.rawValue)], found a nil index set of \(count) entries",
+                    offset: at)
+            }
+        }
+        return try Scalars.readPacked(kind, from: &r)
+    }
+
+    /// `[String]`: after the nil index set (if the option is on; a string array has no nils),
+    /// each element is `varint(length)` and the UTF-8 bytes, read in one loop.
+    static func decodeStringArray(_ node: inout ByteNode) throws -> [String]? {
+        let (start, end) = try delimitedRange(&node, "[String]")
+        var r = ByteReader(buffer: node.buffer, offset: start, end: end)
+        if nilIndexSetsAreWritten, let index = try Self.nilIndexSet(&r).first {
+            var error = WireFormatError(.valueNotFound, "expected String, found nil", offset: start)
+            error.key = WriterPath.indexKey(index)
+            throw error
+        }
+        var out: [String] = []
+        var index = 0
+        while !r.isAtEnd {
+            do {
+                let length = try r.length("a String")
+                var content = ByteReader(buffer: node.buffer, offset: r.offset, end: r.offset + length)
+                out.append(try Scalars.readString(&content))
+                r.offset = content.offset
+            } catch var error as WireFormatError {
                 error.key = WriterPath.indexKey(index)
                 throw error
             }
-            var out: [String] = []
-            var index = 0
-            while !r.isAtEnd {
-                do {
-                    let length = try r.length("a String")
-                    var content = ByteReader(buffer: node.buffer, offset: r.offset, end: r.offset + length)
-                    out.append(try Scalars.readString(&content))
-                    r.offset = content.offset
-                } catch var error as WireFormatError {
-                    error.key = WriterPath.indexKey(index)
-                    throw error
-                }
-                index &+= 1
-            }
-            return out
+            index &+= 1
         }
+        return out
+    }
 
-        // MARK: Unkeyed containers: elements back to back, after an optional nil index set
+    // MARK: Unkeyed containers: elements back to back, after an optional nil index set
 
-        private static func atNil(_ view: ByteUnkeyedView) -> Bool {
-            view.nextAbsent < view.absentIndices.count && view.absentIndices[view.nextAbsent] == view.currentIndex
+    private static func atNil(_ view: ByteUnkeyedView) -> Bool {
+        view.nextAbsent < view.absentIndices.count && view.absentIndices[view.nextAbsent] == view.currentIndex
+    }
+
+    private static func offset(_ view: ByteUnkeyedView) -> Int { view.cursor?.offset ?? view.end }
+
+    /// At the end when the bytes are used up and every index of the nil index set was reached:
+    /// an index past the last element is not skipped (the container would decode as if it were
+    /// not there) but left for the type's next request, which fails.
+    static func isAtEnd(_ view: ByteUnkeyedView) -> Bool {
+        offset(view) >= view.end && view.nextAbsent >= view.absentIndices.count
+    }
+
+    /// Unknown without the element type (`nil`), except when the container is empty or the
+    /// decoder names the element type in advance (SIMD vectors). Not recorded in `counts`: the
+    /// answer depends on how far the container was read.
+    static func count(_ view: ByteUnkeyedView, counts: UnkeyedCounts?) -> Int? {
+        let remainingNils = view.absentIndices.count - view.nextAbsent
+        if offset(view) >= view.end { return view.currentIndex + remainingNils }
+        guard let hint = view.elementHint else { return nil }
+        var r = ByteReader(buffer: view.buffer, offset: offset(view), end: view.end)
+        var n = 0
+        while !r.isAtEnd {
+            guard (try? Scalars.read(hint, from: &r)) != nil else { return nil }
+            n += 1
         }
+        return view.currentIndex + n + remainingNils
+    }
 
-        private static func offset(_ view: ByteUnkeyedView) -> Int { view.cursor?.offset ?? view.end }
-
-        /// At the end when the bytes are used up and every index of the nil index set was reached:
-        /// an index past the last element is not skipped (the container would decode as if it were
-        /// not there) but left for the type's next request, which fails.
-        static func isAtEnd(_ view: ByteUnkeyedView) -> Bool {
-            offset(view) >= view.end && view.nextAbsent >= view.absentIndices.count
-        }
-
-        /// Unknown without the element type (`nil`), except when the container is empty or the
-        /// decoder names the element type in advance (SIMD vectors). Not recorded in `counts`: the
-        /// answer depends on how far the container was read.
-        static func count(_ view: ByteUnkeyedView, counts: UnkeyedCounts?) -> Int? {
-            let remainingNils = view.absentIndices.count - view.nextAbsent
-            if offset(view) >= view.end { return view.currentIndex + remainingNils }
-            guard let hint = view.elementHint else { return nil }
-            var r = ByteReader(buffer: view.buffer, offset: offset(view), end: view.end)
-            var n = 0
-            while !r.isAtEnd {
-                guard (try? Scalars.read(hint, from: &r)) != nil else { return nil }
-                n += 1
-            }
-            return view.currentIndex + n + remainingNils
-        }
-
-        static func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool {
-            if atNil(view) {
-                view.nextAbsent += 1
-                view.currentIndex += 1
-                return true
-            }
-            if offset(view) >= view.end {
-                throw WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: offset(view))
-            }
-            return false
-        }
-
-        static func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode {
-            if atNil(view) {
-                view.nextAbsent += 1
-                view.currentIndex += 1
-                return ByteNode(buffer: view.buffer, start: offset(view), end: offset(view), tag: V2Format.nilElement)
-            }
-            guard let cursor = view.cursor, cursor.offset < cursor.end else {
-                throw WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: offset(view))
-            }
+    static func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool {
+        if atNil(view) {
+            view.nextAbsent += 1
             view.currentIndex += 1
-            return V2Format.element(view.buffer, cursor)
+            return true
         }
+        if offset(view) >= view.end {
+            throw WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: offset(view))
+        }
+        return false
+    }
 
-        /// Every element occupies at least one byte; one that read nothing would loop forever.
-        static func finishElement(_ view: ByteUnkeyedView, _ node: ByteNode) throws {
-            guard node.tag == V2Format.element, let cursor = view.cursor else { return }
-            if cursor.offset == node.start {
-                throw WireFormatError(
-                    .invalidBytes, "an element was decoded without reading any bytes", offset: node.start)
-            }
+    static func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode {
+        if atNil(view) {
+            view.nextAbsent += 1
+            view.currentIndex += 1
+            return ByteNode(buffer: view.buffer, start: offset(view), end: offset(view), tag: V2Format.nilElement)
+        }
+        guard let cursor = view.cursor, cursor.offset < cursor.end else {
+            throw WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: offset(view))
+        }
+        view.currentIndex += 1
+        return V2Format.element(view.buffer, cursor)
+    }
+
+    /// Every element occupies at least one byte; one that read nothing would loop forever.
+    static func finishElement(_ view: ByteUnkeyedView, _ node: ByteNode) throws {
+        guard node.tag == V2Format.element, let cursor = view.cursor else { return }
+        if cursor.offset == node.start {
+            throw WireFormatError(
+                .invalidBytes, "an element was decoded without reading any bytes", offset: node.start)
         }
     }
 }
