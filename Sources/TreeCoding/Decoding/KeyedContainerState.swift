@@ -298,14 +298,9 @@ package final class KeyedStatePool {
 
     @inline(never)
     private func appendSlot(_ impl: TreeDecoderImpl) {
+        // At most one slot per nesting level.
         if slotCount == slotCapacity {
-            // At most one slot per nesting level, far below `Int.max / 2`.
-            let larger = slotCapacity * 2
-            let moved = UnsafeMutablePointer<Slot>.allocate(capacity: larger)
-            moved.moveInitialize(from: slots, count: slotCount)
-            slots.deallocate()
-            slots = moved
-            slotCapacity = larger
+            (slots, slotCapacity) = doubled(slots, count: slotCount, capacity: slotCapacity)
         }
         (slots + slotCount).initialize(to: Slot(state: KeyedContainerState(impl: impl)))
         slotCount += 1

@@ -67,13 +67,7 @@
 
     @usableFromInline @inline(never)
     func grow() {
-        // `capacity` is at most the number of entries framed from an input that holds at least
-        // one byte per entry, far below `Int.max / 2`.
-        let larger = capacity * 2
-        let moved = UnsafeMutablePointer<Entry>.allocate(capacity: larger)
-        moved.moveInitialize(from: base, count: storedCount)
-        base.deallocate()
-        base = moved
-        capacity = larger
+        // At most one entry per byte of the input.
+        (base, capacity) = doubled(base, count: storedCount, capacity: capacity)
     }
 }
