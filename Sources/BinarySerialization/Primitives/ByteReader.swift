@@ -44,6 +44,14 @@ struct ByteReader {
             offset &+= 1
             return UInt64(first)
         }
+        // Two bytes (v2's keys from 8 up, values below 2^14) without the loop.
+        if offset &+ 1 < end {
+            let second = buffer[offset &+ 1]
+            if second < 0x80, second != 0 {
+                offset &+= 2
+                return UInt64(first & 0x7f) | UInt64(second) << 7
+            }
+        }
         return try varintSlow()
     }
 

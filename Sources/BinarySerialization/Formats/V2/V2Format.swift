@@ -283,39 +283,42 @@ extension V2Format.Reader {
 
     /// A primitive of `kind` that `read` takes from the node's bytes: a length-delimited string
     /// or data, a raw field's value (which it must use up), or an element at the cursor.
+    /// `read` has one call site, so that the compiler inlines it (as `Scalars.readBits`) here.
     @inline(__always)
     private static func readScalar<T>(
         _ node: inout ByteNode, _ kind: ScalarKind, _ read: (inout ByteReader) throws -> T
     )
         throws -> T
     {
+        var r: ByteReader
+        // The element's cursor, moved past what `read` took; nil when `read` must fill `r`.
+        var cursor: ByteCursor? = nil
         switch kind {
         case .string, .data:
             let (start, end) = try delimitedRange(&node, "\(kind)")
-            var r = ByteReader(buffer: node.buffer, offset: start, end: end)
-            return try read(&r)
+            r = ByteReader(buffer: node.buffer, offset: start, end: end)
         default:
-            break
-        }
-        switch node.tag {
-        case V2Format.raw:
-            try expect(node, V2WireType.of(kind), for: "\(kind)")
-            var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
-            let value = try read(&r)
-            guard r.isAtEnd else {
-                throw WireFormatError(.trailingBytes, "\(r.remaining) bytes follow a \(kind)", offset: r.offset)
+            switch node.tag {
+            case V2Format.raw:
+                if node.wireType != V2Format.noWireType { try expect(node, V2WireType.of(kind), for: "\(kind)") }
+                r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
+            case V2Format.element:
+                let elementCursor = try Self.cursor(of: node)
+                r = ByteReader(
+                    buffer: node.buffer, offset: elementCursor.offset, end: elementCursor.end,
+                    isOpenEnded: elementCursor.isOpenEnded)
+                cursor = elementCursor
+            default:
+                throw foundNil("\(kind)", node)
             }
-            return value
-        case V2Format.element:
-            let cursor = try Self.cursor(of: node)
-            var r = ByteReader(
-                buffer: node.buffer, offset: cursor.offset, end: cursor.end, isOpenEnded: cursor.isOpenEnded)
-            let value = try read(&r)
-            cursor.offset = r.offset
-            return value
-        default:
-            throw foundNil("\(kind)", node)
         }
+        let value = try read(&r)
+        if let cursor {
+            cursor.offset = r.offset
+        } else if !r.isAtEnd {
+            throw WireFormatError(.trailingBytes, "\(r.remaining) bytes follow a \(kind)", offset: r.offset)
+        }
+        return value
     }
 
     static func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray {
