@@ -354,7 +354,7 @@ package enum DecodingNode {
         }
 
         /// The node of the next element; call ``finishElement(_:_:)`` once it is decoded.
-        @inline(__always)
+        @inline(never)
         package mutating func nextElement(_ format: (any ByteFormat.Type)?) throws -> DecodingNode {
             switch self {
             case .bytes(var v):
@@ -372,7 +372,7 @@ package enum DecodingNode {
         /// Checks that the element ``nextElement(_:)`` returned was read as the format requires.
         /// (Not mutating: a view taken out of `self` and put back was a copy, a retain and
         /// release per element.)
-        @inline(__always)
+        @inline(never)
         package func finishElement(_ node: DecodingNode, _ format: (any ByteFormat.Type)?) throws {
             switch self {
             case .bytes(let v):

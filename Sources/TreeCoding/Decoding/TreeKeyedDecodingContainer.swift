@@ -25,6 +25,14 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         return state.node(forKey: key)
     }
 
+    /// ``lookup(_:)`` out of line, for the nested values of `decode(_:forKey:)`: inlined, the
+    /// search takes a few hundred bytes of the frame that stays on the stack while the value
+    /// decodes, one such frame per level of a nested value.
+    @inline(never)
+    private func nestedLookup(_ key: Key) throws -> DecodingNode? {
+        try lookup(key)
+    }
+
     @inline(__always)
     private func node(_ key: Key, _ type: Any.Type) throws -> DecodingNode {
         guard let found = try lookup(key) else { throw missing(key) }
@@ -140,7 +148,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// An absent key decodes as nil when `T` is optional (BinaryCodable 2.x leaves nil optionals
     /// out of keyed containers), and throws `keyNotFound` otherwise.
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        guard var n = try lookup(key) else { return try absent(T.self, key) }
+        guard var n = try nestedLookup(key) else { return try absent(T.self, key) }
         return try state.withDecoderAndPath { impl, path in
             try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
         }
