@@ -320,6 +320,7 @@ package enum DecodingNode {
             }
         }
 
+        @inline(__always)
         package func isAtEnd(_ format: (any ByteFormat.Type)?) -> Bool {
             switch self {
             case .tree(let v): return v.isAtEnd

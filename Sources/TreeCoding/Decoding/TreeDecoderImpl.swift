@@ -239,9 +239,7 @@ package final class TreeDecoderImpl: Decoder {
         swap(&self.pathStep, &savedStep)
         let savedOpened = self.opened
         let savedKeyedStates = session.keyedStatesInUse
-        let facts = typeFacts.entry(T.self)
-        // A directly decoded type gets here only as the root of a stream element.
-        self.elementHint = facts.direct == nil ? facts.elementHint : (T.self as? any ElementHinted.Type)?.elementHint
+        self.elementHint = elementHint(of: T.self)
         self.opened = false
         depth += 1
         defer {
@@ -254,11 +252,24 @@ package final class TreeDecoderImpl: Decoder {
             depth -= 1
         }
         let value = try T(from: self)
-        if !opened {
-            // A type that reads nothing (an empty struct) still consumes its stored value.
-            do { try self.node.finishUnopened(format) } catch { throw decodingError(error, T.self, pathNode.path) }
-        }
+        if !opened { try finishUnopened(T.self) }
         return value
+    }
+
+    /// The element type `T`'s unkeyed containers hold, when known in advance (SIMD vectors).
+    /// Out of line, as what it needs would take room in ``decodeWithInit(_:from:parent:step:)``'s
+    /// frame, which stays on the stack while the value decodes (one per level of a nested value).
+    @inline(never)
+    private func elementHint<T>(of type: T.Type) -> ScalarKind? {
+        let facts = typeFacts.entry(T.self)
+        // A directly decoded type gets here only as the root of a stream element.
+        return facts.direct == nil ? facts.elementHint : (T.self as? any ElementHinted.Type)?.elementHint
+    }
+
+    /// A type that reads nothing (an empty struct) still consumes its stored value.
+    @inline(never)
+    private func finishUnopened<T>(_ type: T.Type) throws {
+        do { try node.finishUnopened(format) } catch { throw decodingError(error, T.self, pathNode.path) }
     }
 
     /// Turns a node-layer error into a `DecodingError` at `path`; `DecodingError`s pass through.
