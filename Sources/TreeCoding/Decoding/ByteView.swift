@@ -329,6 +329,22 @@ package struct ByteUnkeyedView {
         self.offset = offset
         self.end = end
     }
+
+    /// A view with its format-defined fields set: made whole, so that returning it moves it
+    /// (set one by one on a variable, a v2 view was copied out and the variable destroyed: two
+    /// retains and releases per container).
+    package init(
+        buffer: UnsafeRawBufferPointer, offset: Int, end: Int, cursor: ByteCursor?, absentIndices: [Int],
+        elementHint: ScalarKind?
+    ) {
+        self.buffer = buffer
+        self.start = offset
+        self.offset = offset
+        self.end = end
+        self.cursor = cursor
+        self.absentIndices = absentIndices
+        self.elementHint = elementHint
+    }
 }
 
 /// The element counts of unkeyed containers already counted in one decoding run, so that a type

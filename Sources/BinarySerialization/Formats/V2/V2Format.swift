@@ -163,11 +163,10 @@ extension V2Format.Reader {
         let (start, end) = try delimitedRange(&node, "an unkeyed container")
         var r = ByteReader(buffer: node.buffer, offset: start, end: end)
         let nils = nilIndexSetsAreWritten ? try Self.nilIndexSet(&r) : []
-        var view = ByteUnkeyedView(buffer: node.buffer, offset: r.offset, end: end)
-        view.cursor = cursors?.cursor(offset: r.offset, end: end) ?? ByteCursor(offset: r.offset, end: end)
-        view.absentIndices = nils
-        view.elementHint = elementHint
-        return view
+        return ByteUnkeyedView(
+            buffer: node.buffer, offset: r.offset, end: end,
+            cursor: cursors?.cursor(offset: r.offset, end: end) ?? ByteCursor(offset: r.offset, end: end),
+            absentIndices: nils, elementHint: elementHint)
     }
 
     /// The indices written with `encodeNil()`, ascending, that start an unkeyed container when
