@@ -318,21 +318,14 @@ package struct ByteUnkeyedView {
     package var cursor: ByteCursor?
     /// Format-defined: indices of elements stored without bytes of their own, ascending (a format
     /// may list its nil elements before the container), and the next one not yet reached.
-    package var absentIndices: [Int] = []
+    package var absentIndices: [Int]
     package var nextAbsent = 0
     /// The element type, when the decoder knows it in advance (SIMD vectors).
     package var elementHint: ScalarKind?
 
-    package init(buffer: UnsafeRawBufferPointer, offset: Int, end: Int) {
-        self.buffer = buffer
-        self.start = offset
-        self.offset = offset
-        self.end = end
-    }
-
-    /// A view with its format-defined fields set: made whole, so that returning it moves it
-    /// (set one by one on a variable, a v2 view was copied out and the variable destroyed: two
-    /// retains and releases per container).
+    /// A view with its format-defined fields (a shared cursor, the nil elements, an element hint)
+    /// set in one go: a view set up field by field on a variable was copied out when returned and
+    /// the variable destroyed (v2: two retains and releases per container).
     package init(
         buffer: UnsafeRawBufferPointer, offset: Int, end: Int, cursor: ByteCursor?, absentIndices: [Int],
         elementHint: ScalarKind?
@@ -344,6 +337,11 @@ package struct ByteUnkeyedView {
         self.cursor = cursor
         self.absentIndices = absentIndices
         self.elementHint = elementHint
+    }
+
+    /// A view without format-defined fields (v3).
+    package init(buffer: UnsafeRawBufferPointer, offset: Int, end: Int) {
+        self.init(buffer: buffer, offset: offset, end: end, cursor: nil, absentIndices: [], elementHint: nil)
     }
 }
 

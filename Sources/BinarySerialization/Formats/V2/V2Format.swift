@@ -299,7 +299,7 @@ extension V2Format.Reader {
         default:
             switch node.tag {
             case V2Format.raw:
-                if node.wireType != V2Format.noWireType { try expect(node, V2WireType.of(kind), for: "\(kind)") }
+                try expect(node, V2WireType.of(kind), for: "\(kind)")
                 r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
             case V2Format.element:
                 let elementCursor = try Self.cursor(of: node)
