@@ -89,6 +89,15 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
         }
     }
 
+    /// Decodes `type` from `data` with what it reads sent to `sink` as it reads it (see
+    /// ``TreeRecorder/stream(_:from:format:options:to:)``); `false` if the stream failed.
+    package func stream<T: Decodable>(_ type: T.Type, from data: Data, to sink: any EncodingSink) throws -> Bool {
+        try data.withUnsafeBytes { buffer in
+            let (root, byteFormat) = rootNode(buffer)
+            return try TreeRecorder.stream(T.self, from: root, format: byteFormat, options: options, to: sink)
+        }
+    }
+
     /// Decodes a value of `type` from a raw buffer that stays valid during the call.
     func decode<T: Decodable>(_ type: T.Type, fromBuffer buffer: UnsafeRawBufferPointer) throws -> T {
         let (root, byteFormat) = rootNode(buffer)

@@ -112,7 +112,7 @@ package enum DecodingNode {
             let content = optional ? try f.optionalContent(&b) : try f.singleValueContent(&b)
             self = .recording(RecordingNode(b, slot))
             guard let content else {
-                slot.content = .leaf(optional ? .optional(nil) : .single(.nil))
+                slot.record(optional ? .optional(nil) : .single(.nil))
                 return nil
             }
             return .recording(RecordingNode(content, try slot.recordContent(optional: optional)))
@@ -139,7 +139,7 @@ package enum DecodingNode {
             let b = n.byteNode
             let slot = n.slot
             guard format?.singleValueHoldsNil(b) ?? false else { return false }
-            slot.content = .leaf(.nil)
+            slot.record(.nil)
             return true
         }
     }
@@ -158,7 +158,7 @@ package enum DecodingNode {
             let slot = n.slot
             try Self.requireFormat(format).finishUnopened(&b)
             self = .recording(RecordingNode(b, slot))
-            if case .empty = slot.content { slot.content = .leaf(.emptyKeyed) }
+            slot.recordIfEmpty(.emptyKeyed)
         }
     }
 
@@ -197,10 +197,11 @@ package enum DecodingNode {
             var b = n.byteNode
             let leaf: BinaryValue
             do { leaf = try Self.requireFormat(format).decodeScalar(&b, kind) } catch {
+                n.recording.stream?.fail()
                 self = .recording(n.replacingNode(b))
                 throw error
             }
-            n.recording.slots[n.slotIndex].content = .leaf(leaf)
+            n.slot.record(leaf)
             self = .recording(n.replacingNode(b))
             return leaf
         case let other:
@@ -229,7 +230,7 @@ package enum DecodingNode {
             let slot = n.slot
             let packed = try Self.requireFormat(format).decodePacked(&b, kind)
             self = .recording(RecordingNode(b, slot))
-            slot.content = .leaf(.packed(packed))
+            slot.record(.packed(packed))
             return packed
         }
     }

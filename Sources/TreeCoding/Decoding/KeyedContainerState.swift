@@ -30,6 +30,9 @@ package final class KeyedContainerState {
     /// `RecordingKeyedView`: testing an optional struct that holds references retains them.)
     @exclusivity(unchecked) private var recording: TreeRecording?
     @exclusivity(unchecked) private var firstSlot = 0
+    /// The recording's stream, if it has one (``RecordingStream``), read without counting: the
+    /// recording holds it, and this state the recording.
+    @exclusivity(unchecked) private var stream: Unmanaged<RecordingStream>?
 
     init(impl: TreeDecoderImpl) {
         self.impl = impl
@@ -70,7 +73,10 @@ package final class KeyedContainerState {
         setPath(parent: parent, step: step)
         hint = 0
         scanned = nil
-        if recording != nil { recording = nil }
+        if recording != nil {
+            recording = nil
+            stream = nil
+        }
         closeView()
         // A view of the last use may still refer to `storage` (a container kept past its value,
         // or a view a caller copied): then the entries go to new storage.
@@ -91,6 +97,7 @@ package final class KeyedContainerState {
             scanned = storage.elements
             input = r.base.buffer
             recording = r.recording
+            stream = r.recording.stream.map { Unmanaged.passUnretained($0) }
             firstSlot = r.first
         } else {
             view = opened
@@ -158,6 +165,7 @@ package final class KeyedContainerState {
         dropPath()
         closeView()
         recording = nil
+        stream = nil
     }
 
     private static var closed: DecodingNode.KeyedView { .tree(TreeKeyedView(fields: KeyedFields())) }
@@ -207,13 +215,16 @@ package final class KeyedContainerState {
     /// (Not generic over the primitive: out of line, that would run unspecialized.)
     @inline(never)
     func recordedLeaf(_ kind: ScalarKind, forKey key: some CodingKey, nilIsAbsent: Bool) throws -> BinaryValue? {
+        if let stream {
+            return try stream._withUnsafeGuaranteedRef { try streamedLeaf(kind, key, nilIsAbsent, $0) }
+        }
         guard let scanned, let recording, let p = ByteKeyedView.position(key, in: scanned, input, hint: hint) else {
             return nil
         }
         hint = p + 1
-        let slot = firstSlot + p
         let format = try DecodingNode.requireFormat(impl.format)
         var node = scanned[p].value
+        let slot = firstSlot + p
         let leaf: BinaryValue
         do {
             if nilIsAbsent, format.isNil(node) {
@@ -229,6 +240,34 @@ package final class KeyedContainerState {
         // Key and leaf in one update of the slot: noting the key first, through a search that
         // returned the recording in a tuple (a retain), cost the P2 transcode 1.3% more.
         recording.record(.leaf(leaf), slot: slot, key: BinaryKey(key))
+        return leaf
+    }
+}
+
+extension KeyedContainerState {
+    /// ``recordedLeaf(_:forKey:nilIsAbsent:)`` of a stream (``RecordingStream``): the field at
+    /// `position` is asked for, and its leaf sent.
+    /// The key goes to the sink only, which needs no name (``BinaryKey/init(writtenAs:)``).
+    @inline(__always)
+    fileprivate func streamedLeaf(
+        _ kind: ScalarKind, _ key: some CodingKey, _ nilIsAbsent: Bool, _ stream: RecordingStream
+    ) throws -> BinaryValue? {
+        guard let scanned, let position = ByteKeyedView.position(key, in: scanned, input, hint: hint) else {
+            return nil
+        }
+        hint = position + 1
+        let format = try DecodingNode.requireFormat(impl.format)
+        var node = scanned[position].value
+        if nilIsAbsent, format.isNil(node) {
+            stream.field(firstSlot, position, BinaryKey(writtenAs: key))
+            return nil
+        }
+        let leaf: BinaryValue
+        do { leaf = try format.decodeScalar(&node, kind) } catch {
+            stream.fail()
+            throw error
+        }
+        stream.fieldLeaf(firstSlot, position, BinaryKey(writtenAs: key), leaf)
         return leaf
     }
 }

@@ -13,6 +13,22 @@ package enum TreeRecorder {
         try recording(T.self, from: base, format: format, options: options).tree
     }
 
+    /// Decodes `type` from `base` with what it reads sent to `sink` as it reads it
+    /// (``RecordingStream``): the events ``TreeRecording/send(to:)`` sends for the recording.
+    /// `false` if the stream failed (the sink's bytes are then not the value's); errors are those
+    /// of the decoding.
+    package static func stream<T: Decodable>(
+        _ type: T.Type, from base: ByteNode, format: any ByteFormat.Type, options: DecodingOptions,
+        to sink: any EncodingSink
+    ) throws -> Bool {
+        let stream = RecordingStream(sink: sink, format: format)
+        let recording = TreeRecording(format: format, stream: stream)
+        let root = RecordSlot(recording: recording, index: UInt32(RecordingStream.rootID))
+        _ = try TreeDecoderImpl.decodeRoot(
+            T.self, from: .recording(RecordingNode(base, root)), format: format, options: options)
+        return stream.finish()
+    }
+
     /// What `type` read from `base`, not yet resolved into a tree; valid while the input is.
     package static func recording<T: Decodable>(
         _ type: T.Type, from base: ByteNode, format: any ByteFormat.Type, options: DecodingOptions
@@ -73,8 +89,14 @@ package final class TreeRecording {
     /// The slots of each unkeyed container's elements, in order.
     @exclusivity(unchecked) var unkeyed: [[Int]] = []
     let format: any ByteFormat.Type
+    /// Where what is read goes instead of the slots, for a recording kept nowhere (see
+    /// ``RecordingStream``); `nil` for a recording.
+    let stream: RecordingStream?
 
-    init(format: any ByteFormat.Type) { self.format = format }
+    init(format: any ByteFormat.Type, stream: RecordingStream? = nil) {
+        self.format = format
+        self.stream = stream
+    }
 
     /// The most slots one run records: a slot's index is kept in 32 bits, so that a recording
     /// node is no larger than a byte node and a slot.
@@ -194,10 +216,25 @@ package struct RecordSlot {
         nonmutating set { recording.slots[Int(index)].content = newValue }
     }
 
+    /// Records the leaf `value` here.
+    func record(_ value: BinaryValue) {
+        if let stream = recording.stream { return stream.leaf(Int(index), value) }
+        content = .leaf(value)
+    }
+
+    /// Records `value` here unless something was recorded here already.
+    func recordIfEmpty(_ value: BinaryValue) {
+        if let stream = recording.stream { return stream.leafIfPending(Int(index), value) }
+        if case .empty = content { content = .leaf(value) }
+    }
+
     /// A keyed container opened here; a type that opens the same container twice gets the
     /// fields it recorded the first time.
     func recordKeyed(_ view: ByteKeyedView) throws -> RecordingKeyedView {
         let r = recording
+        if let stream = r.stream {
+            return RecordingKeyedView(base: view, recording: r, first: stream.openKeyed(Int(index), view))
+        }
         if case .keyed(let k) = content { return RecordingKeyedView(base: view, recording: r, first: r.keyed[k].first) }
         let first = r.slots.count
         let count = view.entries.count
@@ -213,6 +250,9 @@ package struct RecordSlot {
     /// An unkeyed container opened here.
     func recordUnkeyed(_ view: ByteUnkeyedView) -> RecordingUnkeyedView {
         let r = recording
+        if let stream = r.stream {
+            return RecordingUnkeyedView(base: view, recording: r, record: stream.openUnkeyed(Int(index)))
+        }
         r.unkeyed.append([])
         let u = r.unkeyed.count - 1
         content = .unkeyed(u)
@@ -221,6 +261,10 @@ package struct RecordSlot {
 
     /// The slot of the content of the single-value container or optional opened here.
     func recordContent(optional: Bool) throws -> RecordSlot {
+        if let stream = recording.stream {
+            let content = stream.openWrapper(Int(index), optional: optional)
+            return RecordSlot(recording: recording, index: UInt32(truncatingIfNeeded: content))
+        }
         let child = try recording.newSlot(.empty)
         let i = Int(child.index)
         content = optional ? .optional(i) : .single(i)
@@ -244,6 +288,10 @@ package struct RecordingKeyedView {
     /// `found`, the value stored at `position`, wrapped so that what is read from it is recorded.
     func recorded(_ found: ByteNode, at position: Int, forKey key: @autoclosure () -> BinaryKey) -> DecodingNode {
         let r = recording
+        if let stream = r.stream {
+            stream.field(first, position, key())
+            return .recording(RecordingNode(found, RecordSlot(recording: r, index: UInt32(truncatingIfNeeded: first))))
+        }
         let slot = first + position
         r.noteKey(key(), slot: slot)
         // Below `maximumSlots`: the container's slots were made by `recordKeyed`.
@@ -273,6 +321,12 @@ package struct RecordingUnkeyedView {
 
     /// A slot for the next element.
     func appendElement(_ content: TreeRecording.Content = .empty) throws -> RecordSlot {
+        if let stream = recording.stream {
+            stream.element(record)
+            let slot = RecordSlot(recording: recording, index: UInt32(truncatingIfNeeded: record))
+            if case .leaf(let value) = content { slot.record(value) }
+            return slot
+        }
         let slot = try recording.newSlot(content)
         recording.unkeyed[record].append(Int(slot.index))
         return slot

@@ -1,0 +1,205 @@
+import BinarySerialization
+import Foundation
+import Testing
+
+/// A transcode writes the target bytes while the type reads the source (`streamed`), and falls
+/// back to recording the value first where the type reads in an order the stream cannot follow.
+/// Either way the bytes are those of the recording path (`withRecording` + `transcoded`).
+@Suite struct StreamedTranscodeTests {
+    struct Point: Codable, Equatable {
+        var x: Int32
+        var y: Int32
+    }
+    struct Record: Codable, Equatable {
+        var id: Int
+        var name: String
+        var note: String?
+        var tags: [Int]
+        var position: Point
+        var children: [Point]
+        var lookup: [String: Int]
+    }
+
+    static let records = (0..<20).map { i in
+        Record(
+            id: i * 31 - 200, name: "r\(i)", note: i % 3 == 0 ? nil : "note \(i)", tags: Array(0..<(i % 4)),
+            position: Point(x: Int32(i), y: -Int32(i)), children: (0..<(i % 3)).map { Point(x: Int32($0), y: 7) },
+            lookup: i % 2 == 0 ? [:] : ["a": i, "b": -i])
+    }
+
+    /// The recording path's bytes for `type` read from `input`.
+    static func recorded<T: Decodable>(_ type: T.Type, _ input: Data, _ t: BinaryTranscoder) throws -> Data? {
+        try t.decoder.withRecording(T.self, from: input) { t.transcoded($0) }
+    }
+
+    static func transcoders() -> [(BinaryTranscoder, BinaryFormat)] {
+        [(BinaryTranscoder(from: .v2, to: .v3), .v2), (BinaryTranscoder(from: .v3, to: .v2), .v3)]
+    }
+
+    @Test func typesThatReadInStoredOrderAreStreamed() throws {
+        for (t, source) in Self.transcoders() {
+            let input = try BinaryEncoder(format: source).encode(Self.records)
+            let streamed = try #require(t.streamed([Record].self, from: input), "\(source)")
+            #expect(streamed == (try Self.recorded([Record].self, input, t)))
+            #expect(try t.transcode([Record].self, from: input) == streamed)
+            let target: BinaryFormat = source == .v2 ? .v3 : .v2
+            #expect(try BinaryDecoder(format: target).decode([Record].self, from: streamed) == Self.records)
+        }
+    }
+
+    /// Reads its fields in the reverse of the stored order.
+    struct Reversed: Codable, Equatable {
+        var a: Int
+        var b: String
+        var c: [Int]
+        enum CodingKeys: String, CodingKey { case a, b, c }
+    }
+
+    /// Reads a field twice, the second time after a later field.
+    struct ReadTwice: Codable, Equatable {
+        var a: Int
+        var b: Int
+        enum CodingKeys: String, CodingKey { case a, b }
+    }
+
+    /// Keeps a nested container and reads it after a later field of its parent.
+    struct ReadsNestedLate: Codable, Equatable {
+        var inner: Point
+        var after: Int
+        enum CodingKeys: String, CodingKey { case inner, after }
+        /// `Point`'s keys.
+        enum InnerKeys: String, CodingKey { case x, y }
+    }
+
+    @Test func typesThatReadOutOfOrderFallBackToTheRecording() throws {
+        for (t, source) in Self.transcoders() {
+            let encoder = BinaryEncoder(format: source)
+            let reversed = try encoder.encode(Reversed(a: -3, b: "bee", c: [1, 2]))
+            #expect(t.streamed(Reversed.self, from: reversed) == nil, "\(source)")
+            #expect(try t.transcode(Reversed.self, from: reversed) == (try Self.recorded(Reversed.self, reversed, t)))
+
+            let twice = try encoder.encode(ReadTwice(a: 5, b: 6))
+            #expect(t.streamed(ReadTwice.self, from: twice) == nil, "\(source)")
+            #expect(try t.transcode(ReadTwice.self, from: twice) == (try Self.recorded(ReadTwice.self, twice, t)))
+
+            let late = try encoder.encode(ReadsNestedLate(inner: Point(x: 1, y: 2), after: 9))
+            #expect(t.streamed(ReadsNestedLate.self, from: late) == nil, "\(source)")
+            #expect(
+                try t.transcode(ReadsNestedLate.self, from: late) == (try Self.recorded(ReadsNestedLate.self, late, t)))
+        }
+    }
+
+    /// Reads only some of the stored fields (the others are kept from v3, dropped from v2), and
+    /// tests one for nil without decoding it, before reading a later one (or, `last`, as its
+    /// last request).
+    struct Partial: Decodable {
+        var second: Int
+        var fourth: [Int]?
+        enum CodingKeys: String, CodingKey { case first, second, third, fourth }
+        static let last = CodingUserInfoKey(rawValue: "last")!
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            second = try container.decode(Int.self, forKey: .second)
+            _ = try container.decodeNil(forKey: .third)
+            if decoder.userInfo[Self.last] == nil { fourth = try container.decode([Int].self, forKey: .fourth) }
+        }
+    }
+    struct Head: Encodable {
+        var first = "one"
+        var second = 2
+    }
+    struct Tail: Encodable {
+        var fourth = [4, 4]
+    }
+
+    /// `first`, `second`, `third` and `fourth` in stored order; `third` an explicit nil in v3
+    /// (as BinaryCodable 4 writes `encode(nil, forKey:)`: key, then the nil marker), absent in v2
+    /// (which cannot store one).
+    static func full(_ format: BinaryFormat) throws -> Data {
+        let encoder = BinaryEncoder(format: format)
+        let third = format == .v3 ? Data([0x0b] + Array("third".utf8) + [0x01]) : Data()
+        return try encoder.encode(Head()) + third + encoder.encode(Tail())
+    }
+
+    @Test(arguments: [false, true])
+    func fieldsNotReadAndNilTestsAreSentAsTheRecordingSendsThem(nilTestIsLast: Bool) throws {
+        for source in [BinaryFormat.v3, .v2] {
+            var t = BinaryTranscoder(from: source, to: .v3)
+            if nilTestIsLast { t.decoder.userInfo[Partial.last] = true }
+            let input = try Self.full(source)
+            let streamed = try #require(t.streamed(Partial.self, from: input), "\(source)")
+            let recorded = try #require(try Self.recorded(Partial.self, input, t))
+            #expect(streamed == recorded, "\(source)")
+            // The explicit nil the type tested is kept (v3 writes it; v2 could not store it).
+            if source == .v3 { #expect(streamed == input) }
+        }
+    }
+
+    enum Color: String, Codable { case red, green }
+    /// Single-value containers and optionals holding leaves are streamed; an optional holding a
+    /// struct falls back to the recording.
+    struct Wrapped: Codable, Equatable {
+        var color: Color
+        var colors: [Color]
+        var maybe: [Int?]
+    }
+
+    @Test func wrappersOfLeavesAreStreamedWrappersOfContainersFallBack() throws {
+        for (t, source) in Self.transcoders() {
+            var encoder = BinaryEncoder(format: source)
+            encoder.prependNilIndexSetForUnkeyedContainers = true
+            var transcoder = t
+            transcoder.decoder.prependNilIndexSetForUnkeyedContainers = true
+            transcoder.encoder.prependNilIndexSetForUnkeyedContainers = true
+            let wrapped = Wrapped(color: .green, colors: [.red, .green], maybe: [1, nil, 3])
+            let input = try encoder.encode(wrapped)
+            let streamed = try #require(transcoder.streamed(Wrapped.self, from: input), "\(source)")
+            #expect(streamed == (try Self.recorded(Wrapped.self, input, transcoder)), "\(source)")
+
+            let points: [Point?] = [Point(x: 1, y: 2), nil]
+            let pointsInput = try encoder.encode(points)
+            #expect(transcoder.streamed([Point?].self, from: pointsInput) == nil, "\(source)")
+            #expect(
+                try transcoder.transcode([Point?].self, from: pointsInput)
+                    == (try Self.recorded([Point?].self, pointsInput, transcoder)))
+        }
+    }
+
+    @Test func invalidInputIsReportedByTheRecordingPath() throws {
+        var input = try BinaryEncoder(format: .v2).encode(Self.records)
+        input.removeLast(3)
+        let t = BinaryTranscoder(from: .v2, to: .v3)
+        #expect(t.streamed([Record].self, from: input) == nil)
+        #expect(throws: DecodingError.self) { try t.transcode([Record].self, from: input) }
+    }
+}
+
+// In extensions, so that the types keep their memberwise initializers.
+extension StreamedTranscodeTests.Reversed {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        c = try container.decode([Int].self, forKey: .c)
+        b = try container.decode(String.self, forKey: .b)
+        a = try container.decode(Int.self, forKey: .a)
+    }
+}
+
+extension StreamedTranscodeTests.ReadTwice {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        a = try container.decode(Int.self, forKey: .a)
+        b = try container.decode(Int.self, forKey: .b)
+        a = try container.decode(Int.self, forKey: .a)
+    }
+}
+
+extension StreamedTranscodeTests.ReadsNestedLate {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let nested = try container.nestedContainer(
+            keyedBy: InnerKeys.self, forKey: .inner)
+        after = try container.decode(Int.self, forKey: .after)
+        inner = StreamedTranscodeTests.Point(
+            x: try nested.decode(Int32.self, forKey: .x), y: try nested.decode(Int32.self, forKey: .y))
+    }
+}
