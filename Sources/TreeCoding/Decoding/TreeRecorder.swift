@@ -92,10 +92,24 @@ package final class TreeRecording {
     /// Where what is read goes instead of the slots, for a recording kept nowhere (see
     /// ``RecordingStream``); `nil` for a recording.
     let stream: RecordingStream?
+    /// ``stream``, read without counting (this recording holds it): a counted read per field
+    /// was a retain and release each.
+    private let streamReference: Unmanaged<RecordingStream>?
 
     init(format: any ByteFormat.Type, stream: RecordingStream? = nil) {
         self.format = format
         self.stream = stream
+        streamReference = stream.map { Unmanaged.passUnretained($0) }
+    }
+
+    /// Whether what is read goes to a ``stream`` rather than to the slots.
+    @inline(__always)
+    var isStreamed: Bool { streamReference != nil }
+
+    /// Runs `body` with the stream, if there is one (see ``isStreamed``).
+    @inline(__always)
+    func withStream(_ body: (RecordingStream) -> Void) {
+        streamReference?._withUnsafeGuaranteedRef(body)
     }
 
     /// The most slots one run records: a slot's index is kept in 32 bits, so that a recording
@@ -218,13 +232,13 @@ package struct RecordSlot {
 
     /// Records the leaf `value` here.
     func record(_ value: BinaryValue) {
-        if let stream = recording.stream { return stream.leaf(Int(index), value) }
+        if recording.isStreamed { return recording.withStream { $0.leaf(Int(index), value) } }
         content = .leaf(value)
     }
 
     /// Records `value` here unless something was recorded here already.
     func recordIfEmpty(_ value: BinaryValue) {
-        if let stream = recording.stream { return stream.leafIfPending(Int(index), value) }
+        if recording.isStreamed { return recording.withStream { $0.leafIfPending(Int(index), value) } }
         if case .empty = content { content = .leaf(value) }
     }
 
@@ -288,8 +302,8 @@ package struct RecordingKeyedView {
     /// `found`, the value stored at `position`, wrapped so that what is read from it is recorded.
     func recorded(_ found: ByteNode, at position: Int, forKey key: @autoclosure () -> BinaryKey) -> DecodingNode {
         let r = recording
-        if let stream = r.stream {
-            stream.field(first, position, key())
+        if r.isStreamed {
+            r.withStream { $0.field(first, position, key()) }
             return .recording(RecordingNode(found, RecordSlot(recording: r, index: UInt32(truncatingIfNeeded: first))))
         }
         let slot = first + position
@@ -321,8 +335,8 @@ package struct RecordingUnkeyedView {
 
     /// A slot for the next element.
     func appendElement(_ content: TreeRecording.Content = .empty) throws -> RecordSlot {
-        if let stream = recording.stream {
-            stream.element(record)
+        if recording.isStreamed {
+            recording.withStream { $0.element(record) }
             let slot = RecordSlot(recording: recording, index: UInt32(truncatingIfNeeded: record))
             if case .leaf(let value) = content { slot.record(value) }
             return slot
