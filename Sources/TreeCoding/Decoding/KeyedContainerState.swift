@@ -259,7 +259,7 @@ extension KeyedContainerState {
         let format = try DecodingNode.requireFormat(impl.format)
         var node = scanned[position].value
         if nilIsAbsent, format.isNil(node) {
-            stream.field(firstSlot, position, BinaryKey(writtenAs: key))
+            stream.field(firstSlot, position, BinaryKey(writtenAs: key), isNil: true)
             return nil
         }
         let leaf: BinaryValue

@@ -303,7 +303,7 @@ package struct RecordingKeyedView {
     func recorded(_ found: ByteNode, at position: Int, forKey key: @autoclosure () -> BinaryKey) -> DecodingNode {
         let r = recording
         if r.isStreamed {
-            r.withStream { $0.field(first, position, key()) }
+            r.withStream { $0.field(first, position, key(), isNil: r.format.isNil(found)) }
             return .recording(RecordingNode(found, RecordSlot(recording: r, index: UInt32(truncatingIfNeeded: first))))
         }
         let slot = first + position

@@ -13,6 +13,9 @@
 package final class RecordingStream {
     let sink: any EncodingSink
     let format: any ByteFormat.Type
+    /// Whether the format keeps fields not read (``ByteFormat/keepsUnreadValues``): only then
+    /// are a keyed container's entries kept while it is open.
+    private let keepsUnreadValues: Bool
     /// Set by the first thing the stream cannot send in order; the sink's bytes are then not
     /// the value's.
     @exclusivity(unchecked) package private(set) var failed = false
@@ -38,6 +41,8 @@ package final class RecordingStream {
         /// The position handed out as a node and not sent yet (keyed), or 0 for an element
         /// or root handed out and not sent yet; -1 for none.
         var pending: Int
+        /// Whether the field at ``pending`` is stored as nil (keyed).
+        var pendingIsNil = false
     }
 
     // One decoding run, one thread, and no access stays open across a call out.
@@ -58,6 +63,7 @@ package final class RecordingStream {
     package init(sink: any EncodingSink, format: any ByteFormat.Type) {
         self.sink = sink
         self.format = format
+        keepsUnreadValues = format.keepsUnreadValues
         top = Frame(
             id: Self.rootID, kind: .root, buffer: UnsafeRawBufferPointer(start: nil, count: 0), entryStart: 0, count: 0,
             pending: 0)
@@ -95,7 +101,7 @@ package final class RecordingStream {
         guard takeForContainer(id) else { return id }
         sink.begin(.keyed)
         let entryStart = entries.count
-        entries.append(contentsOf: view.entries.elements)
+        if keepsUnreadValues { entries.append(contentsOf: view.entries.elements) }
         return push(.keyed, view.buffer, entryStart: entryStart, count: view.entries.count)
     }
 
@@ -116,11 +122,12 @@ package final class RecordingStream {
         return content
     }
 
-    /// The type asks the keyed container `id` for the field stored at `position`, with `key`;
-    /// its value comes later (or not: see ``finishPending()``).
-    func field(_ id: Int, _ position: Int, _ key: @autoclosure () -> BinaryKey) {
+    /// The type asks the keyed container `id` for the field stored at `position` (`isNil`: as
+    /// nil), with `key`; its value comes later (or not: see ``finishPending()``).
+    func field(_ id: Int, _ position: Int, _ key: @autoclosure () -> BinaryKey, isNil: Bool) {
         guard moveTo(id, position) else { return }
         top.pending = position
+        top.pendingIsNil = isNil
         topKey = key()
     }
 
@@ -243,11 +250,14 @@ package final class RecordingStream {
         let key = topKey
         topKey = nil
         guard top.kind == .keyed, position >= 0 else { return }
-        let entry = entries[top.entryStart + position]
-        if format.isNil(entry.value), let key {
+        if top.pendingIsNil, let key {
             sink.key(key)
             sink.value(.nil)
-        } else if let value = format.unreadValue(entry.value) {
+            return
+        }
+        guard keepsUnreadValues else { return }
+        let entry = entries[top.entryStart + position]
+        if let value = format.unreadValue(entry.value) {
             sink.key(ByteKeyedView.key(of: entry, top.buffer))
             sink.value(value)
         }
@@ -257,6 +267,7 @@ package final class RecordingStream {
     /// keeps them.
     @inline(never)
     private func sendUnread(_ positions: Range<Int>) {
+        guard keepsUnreadValues else { return }
         for position in positions {
             let entry = entries[top.entryStart + position]
             if let value = format.unreadValue(entry.value) {
@@ -273,7 +284,7 @@ package final class RecordingStream {
         case .keyed:
             finishPending()
             if top.next < top.count { sendUnread(top.next..<top.count) }
-            entries.removeSubrange(top.entryStart...)
+            if keepsUnreadValues { entries.removeSubrange(top.entryStart...) }
         case .unkeyed:
             if top.pending >= 0 { sink.value(.emptyKeyed) }
         case .single, .optional:
