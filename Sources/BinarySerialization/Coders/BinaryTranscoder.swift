@@ -1,8 +1,10 @@
 public import Foundation
 
 /// Re-encodes stored data from one format to the other in memory, guided by the Swift type:
-/// the bytes are read into a tree shaped by the type, and the tree is written in the target format
-/// (straight from what the type read, without building the tree, unless keys are sorted).
+/// the bytes are read into a tree shaped by the type, and the tree is written in the target format.
+/// Unless keys are sorted, the tree is not built: the target bytes are written while the type
+/// reads the source (or, where it reads fields out of their stored order, from a record of what
+/// it read), the same bytes as the tree's.
 ///
 /// ```swift
 /// var transcoder = BinaryTranscoder(from: .v2, to: .v3)
