@@ -165,6 +165,48 @@ import Testing
         }
     }
 
+    /// More fields than a container searches one by one (an index over the stored keys), read in
+    /// stored order or (`reversed`) not.
+    struct Wide: Codable, Equatable {
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        static let reversed = CodingUserInfoKey(rawValue: "reversed")!
+        var values: [Int]
+        init(values: [Int]) { self.values = values }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            var order = Array(0..<40)
+            if decoder.userInfo[Self.reversed] != nil { order.reverse() }
+            var values = Array(repeating: 0, count: 40)
+            for i in order { values[i] = try container.decode(Int.self, forKey: Key(stringValue: "field\(i)")) }
+            self.values = values
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (i, value) in values.enumerated() { try container.encode(value, forKey: Key(stringValue: "field\(i)")) }
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func wideContainersStreamInOrder(reversed: Bool) throws {
+        for (t, source) in Self.transcoders() {
+            var transcoder = t
+            if reversed { transcoder.decoder.userInfo[Wide.reversed] = true }
+            let input = try BinaryEncoder(format: source).encode([Wide(values: Array(100..<140))])
+            let recorded = try Self.recorded([Wide].self, input, transcoder)
+            if reversed {
+                #expect(transcoder.streamed([Wide].self, from: input) == nil, "\(source)")
+            } else {
+                #expect(transcoder.streamed([Wide].self, from: input) == recorded, "\(source)")
+            }
+            #expect(try transcoder.transcode([Wide].self, from: input) == recorded, "\(source)")
+        }
+    }
+
     @Test func invalidInputIsReportedByTheRecordingPath() throws {
         var input = try BinaryEncoder(format: .v2).encode(Self.records)
         input.removeLast(3)

@@ -88,6 +88,10 @@ package final class KeyedContainerState {
             node = .bytes(bytes)
             return
         }
+        if case .recording(let recorded) = node, recorded.recording.isStreamed, let format = impl.format {
+            try openStreamed(&node, recorded, format)
+            return
+        }
         let opened = try node.keyedView(impl.format, storage: storage)
         if case .bytes(let v) = opened, v.index == nil {
             scanned = storage.elements
@@ -102,6 +106,27 @@ package final class KeyedContainerState {
         } else {
             view = opened
             viewIsClosed = false
+        }
+    }
+
+    /// ``open(_:impl:parent:step:)`` of a streamed node (``RecordingStream``): framed as bytes
+    /// are, without a view made and dropped, and the container's opening sent to the stream.
+    @inline(never)
+    private func openStreamed(_ node: inout DecodingNode, _ recorded: RecordingNode, _ format: any ByteFormat.Type)
+        throws
+    {
+        var bytes = recorded.byteNode
+        try openBytes(&bytes, format)
+        node = .recording(recorded.replacingNode(bytes))
+        let r = recorded.recording
+        var id = 0
+        r.withStream { id = $0.openKeyed(recorded.slotIndex, bytes.buffer, storage.elements) }
+        if scanned != nil {
+            recording = r
+            stream = r.stream.map { Unmanaged.passUnretained($0) }
+            firstSlot = id
+        } else if case .bytes(let v) = view {
+            view = .recording(RecordingKeyedView(base: v, recording: r, first: id))
         }
     }
 

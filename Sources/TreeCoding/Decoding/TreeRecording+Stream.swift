@@ -98,11 +98,19 @@ package final class RecordingStream {
 
     /// The node of `id` holds a keyed container, `view`; returns the container's id.
     func openKeyed(_ id: Int, _ view: ByteKeyedView) -> Int {
+        openKeyed(id, view.buffer, view.entries.elements)
+    }
+
+    /// The node of `id` holds a keyed container whose fields are `stored` (keys and values in
+    /// `buffer`); returns the container's id.
+    func openKeyed(_ id: Int, _ buffer: UnsafeRawBufferPointer, _ stored: UnsafeBufferPointer<ByteKeyedView.Entry>)
+        -> Int
+    {
         guard takeForContainer(id) else { return id }
         sink.begin(.keyed)
         let entryStart = entries.count
-        if keepsUnreadValues { entries.append(contentsOf: view.entries.elements) }
-        return push(.keyed, view.buffer, entryStart: entryStart, count: view.entries.count)
+        if keepsUnreadValues { entries.append(contentsOf: stored) }
+        return push(.keyed, buffer, entryStart: entryStart, count: stored.count)
     }
 
     /// The node of `id` holds an unkeyed container; returns the container's id.
