@@ -8,7 +8,7 @@
 /// - The decoder and keyed container states of its last run (``KeyedStatePool``), so that a run
 ///   allocates none of them unless it nests deeper than the runs before it, or a type kept the
 ///   last run's decoder or containers.
-package final class DecodingThreadCache {
+package final class DecodingThreadCache: ThreadEndObserver {
     struct Entry {
         let type: ObjectIdentifier
         let direct: (any DirectTreeDecodable.Type)?
@@ -48,6 +48,13 @@ package final class DecodingThreadCache {
         return TreeDecoderImpl(
             node: node, format: format, options: options, session: DecodingSession(),
             threadCache: self)
+    }
+
+    /// The spare decoders refer to this cache (their type facts): let go of them when the thread
+    /// ends, or the cache and the decoders (with their sessions, states and cursors) would keep
+    /// each other alive.
+    package func threadWillEnd() {
+        spareDecoders.removeAll()
     }
 
     /// Keeps `decoder`, which nothing else refers to, for the thread's next run of its format.

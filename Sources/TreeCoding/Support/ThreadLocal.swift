@@ -1,7 +1,7 @@
 import Foundation
 
 /// One object per thread, in the thread's POSIX thread-specific storage; released when the
-/// thread ends.
+/// thread ends (told first, if it is a ``ThreadEndObserver``).
 ///
 /// The coders keep caches and scratch objects here that must not be shared between threads
 /// (they are unsynchronized) and should outlive one call (setting them up is a large part of
@@ -14,10 +14,12 @@ package struct ThreadLocal<Value: AnyObject>: Sendable {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
-                Unmanaged<AnyObject>.fromOpaque(pointer).release()
+                let object = Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
             #else
-                if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+                guard let pointer else { return }
+                let object = Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
             #endif
+            (object as? any ThreadEndObserver)?.threadWillEnd()
         }
         self.key = status == 0 ? key : nil
     }
@@ -43,4 +45,11 @@ package struct ThreadLocal<Value: AnyObject>: Sendable {
             Unmanaged<AnyObject>.fromOpaque(pointer).release()
         }
     }
+}
+
+/// A thread's object that holds things referring back to it (a cycle the thread's end would
+/// otherwise leave behind): told when the thread ends, before its thread-local reference is
+/// released, so that it can let go of them.
+package protocol ThreadEndObserver: AnyObject {
+    func threadWillEnd()
 }
