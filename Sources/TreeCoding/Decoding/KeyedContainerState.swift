@@ -101,7 +101,6 @@ package final class KeyedContainerState {
             scanned = storage.elements
             input = r.base.buffer
             recording = r.recording
-            stream = r.recording.stream.map { Unmanaged.passUnretained($0) }
             firstSlot = r.first
         } else {
             view = opened
@@ -123,7 +122,7 @@ package final class KeyedContainerState {
         r.withStream { id = $0.openKeyed(recorded.slotIndex, bytes.buffer, storage.elements) }
         if scanned != nil {
             recording = r
-            stream = r.stream.map { Unmanaged.passUnretained($0) }
+            stream = r.streamReference
             firstSlot = id
         } else if case .bytes(let v) = view {
             view = .recording(RecordingKeyedView(base: v, recording: r, first: id))

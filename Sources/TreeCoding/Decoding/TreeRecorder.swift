@@ -94,7 +94,7 @@ package final class TreeRecording {
     let stream: RecordingStream?
     /// ``stream``, read without counting (this recording holds it): a counted read per field
     /// was a retain and release each.
-    private let streamReference: Unmanaged<RecordingStream>?
+    let streamReference: Unmanaged<RecordingStream>?
 
     init(format: any ByteFormat.Type, stream: RecordingStream? = nil) {
         self.format = format
