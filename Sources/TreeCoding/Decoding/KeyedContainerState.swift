@@ -236,12 +236,23 @@ package final class KeyedContainerState {
 
     /// The primitive of `kind` stored for `key` in a recorded container searched entry by entry,
     /// as a leaf, recorded; `nil` when the key is absent, or (with `nilIsAbsent`) holds nil.
-    /// (Not generic over the primitive: out of line, that would run unspecialized.)
-    @inline(never)
+    @inline(__always)
     func recordedLeaf(_ kind: ScalarKind, forKey key: some CodingKey, nilIsAbsent: Bool) throws -> BinaryValue? {
         if let stream {
-            return try stream._withUnsafeGuaranteedRef { try streamedLeaf(kind, key, nilIsAbsent, $0) }
+            // The key is read here, once, as the sink writes it (an integer key needs no name),
+            // so that the stream's path is not generic over it.
+            let intKey = key.intValue
+            return try streamedLeaf(kind, intKey, intKey == nil ? key.stringValue : "", nilIsAbsent, stream)
         }
+        return try recordedLeafInRecording(kind, forKey: key, nilIsAbsent: nilIsAbsent)
+    }
+
+    /// ``recordedLeaf(_:forKey:nilIsAbsent:)`` of a recording without a stream.
+    /// (Not generic over the primitive: out of line, that would run unspecialized.)
+    @inline(never)
+    private func recordedLeafInRecording(_ kind: ScalarKind, forKey key: some CodingKey, nilIsAbsent: Bool) throws
+        -> BinaryValue?
+    {
         guard let scanned, let recording, let p = ByteKeyedView.position(key, in: scanned, input, hint: hint) else {
             return nil
         }
@@ -266,33 +277,38 @@ package final class KeyedContainerState {
         recording.record(.leaf(leaf), slot: slot, key: BinaryKey(key))
         return leaf
     }
-}
 
-extension KeyedContainerState {
     /// ``recordedLeaf(_:forKey:nilIsAbsent:)`` of a stream (``RecordingStream``): the field at
-    /// `position` is asked for, and its leaf sent.
-    /// The key goes to the sink only, which needs no name (``BinaryKey/init(writtenAs:)``).
-    @inline(__always)
-    fileprivate func streamedLeaf(
-        _ kind: ScalarKind, _ key: some CodingKey, _ nilIsAbsent: Bool, _ stream: RecordingStream
+    /// the key's position is asked for, and its leaf sent. The key is `intKey`, or `name` when
+    /// that is `nil` (``BinaryKey/init(writtenAs:)``: the sink needs no name for an integer key).
+    @inline(never)
+    private func streamedLeaf(
+        _ kind: ScalarKind, _ intKey: Int?, _ name: String, _ nilIsAbsent: Bool, _ stream: Unmanaged<RecordingStream>
     ) throws -> BinaryValue? {
-        guard let scanned, let position = ByteKeyedView.position(key, in: scanned, input, hint: hint) else {
-            return nil
-        }
+        guard let scanned else { return nil }
+        let found =
+            if let intKey {
+                ByteKeyedView.position(intKey: intKey, in: scanned, hint: hint)
+            } else {
+                ByteKeyedView.position(name: name, in: scanned, input, hint: hint)
+            }
+        guard let position = found else { return nil }
         hint = position + 1
         let format = try DecodingNode.requireFormat(impl.format)
         var node = scanned[position].value
-        if nilIsAbsent, format.isNil(node) {
-            stream.field(firstSlot, position, BinaryKey(writtenAs: key), isNil: true)
-            return nil
+        return try stream._withUnsafeGuaranteedRef { stream in
+            if nilIsAbsent, format.isNil(node) {
+                stream.field(firstSlot, position, BinaryKey(stringValue: name, intValue: intKey), isNil: true)
+                return nil
+            }
+            let leaf: BinaryValue
+            do { leaf = try format.decodeScalar(&node, kind) } catch {
+                stream.fail()
+                throw error
+            }
+            stream.fieldLeaf(firstSlot, position, BinaryKey(stringValue: name, intValue: intKey), leaf)
+            return leaf
         }
-        let leaf: BinaryValue
-        do { leaf = try format.decodeScalar(&node, kind) } catch {
-            stream.fail()
-            throw error
-        }
-        stream.fieldLeaf(firstSlot, position, BinaryKey(writtenAs: key), leaf)
-        return leaf
     }
 }
 
