@@ -165,6 +165,44 @@ import Testing
         }
     }
 
+    /// An array of strings read in one piece: the stream sends it element by element, in every
+    /// place it can stand (the root, a field, an element, a wrapper's content, an optional).
+    struct Names: Codable, Equatable {
+        var names: [String]
+        init(_ names: [String]) { self.names = names }
+        init(from decoder: any Decoder) throws { names = try decoder.singleValueContainer().decode([String].self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(names)
+        }
+    }
+    struct Strings: Codable, Equatable {
+        var plain: [String]
+        var empty: [String]
+        var nested: [[String]]
+        var wrapped: Names
+        var maybe: [String]?
+        var absent: [String]?
+    }
+
+    @Test func arraysOfStringsAreStreamedElementByElement() throws {
+        let value = Strings(
+            plain: ["a", "", "é\u{301}", String(repeating: "long ", count: 40)], empty: [],
+            nested: [["x"], [], ["y", "z"]],
+            wrapped: Names(["w", "ww"]), maybe: ["m"], absent: nil)
+        for (t, source) in Self.transcoders() {
+            let target: BinaryFormat = source == .v2 ? .v3 : .v2
+            let input = try BinaryEncoder(format: source).encode(value)
+            let streamed = try #require(t.streamed(Strings.self, from: input), "\(source)")
+            #expect(streamed == (try Self.recorded(Strings.self, input, t)), "\(source)")
+            #expect(streamed == (try BinaryEncoder(format: target).encode(value)), "\(source)")
+
+            let root = try BinaryEncoder(format: source).encode(value.plain)
+            let rootStreamed = try #require(t.streamed([String].self, from: root), "\(source)")
+            #expect(rootStreamed == (try BinaryEncoder(format: target).encode(value.plain)), "\(source)")
+        }
+    }
+
     /// More fields than a container searches one by one (an index over the stored keys), read in
     /// stored order or (`reversed`) not.
     struct Wide: Codable, Equatable {

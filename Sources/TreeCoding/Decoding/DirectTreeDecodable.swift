@@ -153,7 +153,7 @@ extension String: UnkeyedLeafElement {
             }
             if let strings {
                 node = .recording(recorded.replacingNode(bytes))
-                recorded.slot.record(.unkeyed(strings.map { .string($0) }))
+                recorded.slot.recordStrings(strings)
                 return strings
             }
         case .tree:

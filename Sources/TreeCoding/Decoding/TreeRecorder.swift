@@ -236,6 +236,13 @@ package struct RecordSlot {
         content = .leaf(value)
     }
 
+    /// Records `strings` here, as the unkeyed container of string leaves that reading them one
+    /// by one records; a stream sends them element by element, without that array of leaves.
+    func recordStrings(_ strings: [String]) {
+        if recording.isStreamed { return recording.withStream { $0.strings(Int(index), strings) } }
+        content = .leaf(.unkeyed(strings.map { .string($0) }))
+    }
+
     /// Records `value` here unless something was recorded here already.
     func recordIfEmpty(_ value: BinaryValue) {
         if recording.isStreamed { return recording.withStream { $0.leafIfPending(Int(index), value) } }

@@ -79,13 +79,30 @@ package final class RecordingStream {
 
     /// The value of the node of `id` is the leaf `value`.
     func leaf(_ id: Int, _ value: BinaryValue) {
+        send(id, value) { $0.value(value) }
+    }
+
+    /// The value of the node of `id` is an unkeyed container of the string leaves `strings`:
+    /// sent element by element, as the streaming encoder sends an array of strings (the same
+    /// bytes as the container's leaf, without an array of leaves made for it).
+    func strings(_ id: Int, _ strings: [String]) {
+        send(id, .unkeyed(strings.map { .string($0) })) { sink in
+            sink.begin(.unkeyed)
+            for string in strings { sink.value(.string(string)) }
+            sink.end()
+        }
+    }
+
+    /// Sends the value of the node of `id`: whole, as `value`, in a wrapper (which is sent
+    /// whole with its content), else through `send`.
+    private func send(_ id: Int, _ value: @autoclosure () -> BinaryValue, _ send: (any EncodingSink) -> Void) {
         guard take(id) else { return }
         switch top.kind {
         case .single, .optional:
-            sink.value(top.kind == .single ? .single(value) : .optional(value))
+            sink.value(top.kind == .single ? .single(value()) : .optional(value()))
             closeWrapper()
         case .root, .keyed, .unkeyed:
-            sink.value(value)
+            send(sink)
         }
     }
 
