@@ -203,6 +203,72 @@ import Testing
         }
     }
 
+    /// Reads `a` and `b`. In between, when asked (`inner`), it transcodes another value: that
+    /// transcode must not take the stream this one writes with (a thread keeps its streams for
+    /// the next run). When asked (`keeper`), it keeps its decoder past `init(from:)`: the
+    /// recording that decoder reads through is then not reused, and the decoder reports its run
+    /// as over rather than reading the next run's input.
+    struct ReadsAB: Decodable {
+        static let inner = CodingUserInfoKey(rawValue: "inner")!
+        static let keeper = CodingUserInfoKey(rawValue: "keeper")!
+        final class Keeper: @unchecked Sendable {
+            var decoder: (any Decoder)?
+        }
+        var a: Int
+        var innerBytes: Data?
+        var b: String
+        enum CodingKeys: String, CodingKey { case a, b }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            a = try container.decode(Int.self, forKey: .a)
+            if let (transcoder, input) = decoder.userInfo[Self.inner] as? (BinaryTranscoder, Data) {
+                innerBytes = try transcoder.transcode([Record].self, from: input)
+            }
+            b = try container.decode(String.self, forKey: .b)
+            (decoder.userInfo[Self.keeper] as? Keeper)?.decoder = decoder
+        }
+    }
+    struct AB: Encodable {
+        var a = -7
+        var b = "bee"
+    }
+
+    @Test func aTranscodeInsideInitFromStreamsOnItsOwn() throws {
+        for (t, source) in Self.transcoders() {
+            let target: BinaryFormat = source == .v2 ? .v3 : .v2
+            let innerInput = try BinaryEncoder(format: source).encode(Self.records)
+            var outer = t
+            outer.decoder.userInfo[ReadsAB.inner] = (t, innerInput)
+            let input = try BinaryEncoder(format: source).encode(AB())
+            let streamed = try #require(outer.streamed(ReadsAB.self, from: input), "\(source)")
+            #expect(streamed == (try BinaryEncoder(format: target).encode(AB())), "\(source)")
+            let value = try outer.decoder.decode(ReadsAB.self, from: input)
+            #expect(value.innerBytes == (try BinaryEncoder(format: target).encode(Self.records)), "\(source)")
+            // And the thread's streams serve the next transcodes as before.
+            #expect(try t.transcode([Record].self, from: innerInput) == value.innerBytes, "\(source)")
+            #expect(try outer.transcode(ReadsAB.self, from: input) == streamed, "\(source)")
+        }
+    }
+
+    @Test func aDecoderKeptPastItsRunIsNotReused() throws {
+        for (t, source) in Self.transcoders() {
+            let target: BinaryFormat = source == .v2 ? .v3 : .v2
+            let keeper = ReadsAB.Keeper()
+            var keeping = t
+            keeping.decoder.userInfo[ReadsAB.keeper] = keeper
+            let first = try BinaryEncoder(format: source).encode(AB(a: 1, b: "one"))
+            let second = try BinaryEncoder(format: source).encode(AB(a: 2, b: "two"))
+            let firstBytes = try #require(keeping.streamed(ReadsAB.self, from: first), "\(source)")
+            let kept = try #require(keeper.decoder)
+            let secondBytes = try #require(t.streamed(ReadsAB.self, from: second), "\(source)")
+            #expect(firstBytes == (try BinaryEncoder(format: target).encode(AB(a: 1, b: "one"))), "\(source)")
+            #expect(secondBytes == (try BinaryEncoder(format: target).encode(AB(a: 2, b: "two"))), "\(source)")
+            #expect(throws: DecodingError.self) {
+                _ = try kept.container(keyedBy: ReadsAB.CodingKeys.self).decode(Int.self, forKey: .a)
+            }
+        }
+    }
+
     /// More fields than a container searches one by one (an index over the stored keys), read in
     /// stored order or (`reversed`) not.
     struct Wide: Codable, Equatable {

@@ -21,12 +21,25 @@ package enum TreeRecorder {
         _ type: T.Type, from base: ByteNode, format: any ByteFormat.Type, options: DecodingOptions,
         to sink: any EncodingSink
     ) throws -> Bool {
-        let stream = RecordingStream(sink: sink, format: format)
-        let recording = TreeRecording(format: format, stream: stream)
+        // The thread's stream of an earlier run with this sink and format, if nothing kept it:
+        // a small value's transcode otherwise spent a tenth of its time making and freeing the
+        // stream, the recording and their storage.
+        let cache = DecodingThreadCache.current
+        var (recording, stream) = cache.streamingRecording(sink: sink, format: format)
+        defer { if isKnownUniquelyReferenced(&recording) { cache.keep(streaming: recording) } }
+        try decodeStreamed(T.self, from: base, format: format, options: options, recording)
+        return stream.finish()
+    }
+
+    /// The run of ``stream(_:from:format:options:to:)``; the nodes that refer to `recording`
+    /// are gone once it returns.
+    private static func decodeStreamed<T: Decodable>(
+        _ type: T.Type, from base: ByteNode, format: any ByteFormat.Type, options: DecodingOptions,
+        _ recording: TreeRecording
+    ) throws {
         let root = RecordSlot(recording: recording, index: UInt32(RecordingStream.rootID))
         _ = try TreeDecoderImpl.decodeRoot(
             T.self, from: .recording(RecordingNode(base, root)), format: format, options: options)
-        return stream.finish()
     }
 
     /// What `type` read from `base`, not yet resolved into a tree; valid while the input is.

@@ -60,14 +60,30 @@ package final class RecordingStream {
     /// The id of the root (its node's slot index).
     static let rootID = 0
 
+    /// The root's frame, its value not sent yet.
+    private static var rootFrame: Frame {
+        Frame(
+            id: rootID, kind: .root, buffer: UnsafeRawBufferPointer(start: nil, count: 0), entryStart: 0, count: 0,
+            pending: 0)
+    }
+
     package init(sink: any EncodingSink, format: any ByteFormat.Type) {
         self.sink = sink
         self.format = format
         keepsUnreadValues = format.keepsUnreadValues
-        top = Frame(
-            id: Self.rootID, kind: .root, buffer: UnsafeRawBufferPointer(start: nil, count: 0), entryStart: 0, count: 0,
-            pending: 0)
+        top = Self.rootFrame
         outer.reserveCapacity(16)
+    }
+
+    /// Empties the stream for another run (``DecodingThreadCache`` keeps one), keeping its
+    /// storage unless a deep or wide value made it large.
+    func reset() {
+        failed = false
+        top = Self.rootFrame
+        topKey = nil
+        if outer.capacity > 1024 { outer = [] } else { outer.removeAll(keepingCapacity: true) }
+        if entries.capacity > 4096 { entries = [] } else { entries.removeAll(keepingCapacity: true) }
+        nextID = 1
     }
 
     @inline(never)
