@@ -254,6 +254,8 @@ import Testing
         for (t, source) in Self.transcoders() {
             let target: BinaryFormat = source == .v2 ? .v3 : .v2
             let keeper = ReadsAB.Keeper()
+            // The kept decoder holds its options, which hold the keeper: let go of it at the end.
+            defer { keeper.decoder = nil }
             var keeping = t
             keeping.decoder.userInfo[ReadsAB.keeper] = keeper
             let first = try BinaryEncoder(format: source).encode(AB(a: 1, b: "one"))
