@@ -79,9 +79,20 @@ extension V2Format.Reader {
 
     /// The range of a length-delimited value: the raw range, or a length read at the cursor.
     /// In element mode the node becomes that raw range, so asking twice gives the same answer.
+    @inline(__always)
     private static func delimitedRange(_ node: inout ByteNode, _ what: @autoclosure () -> String) throws -> (
         Int, Int
     ) {
+        if node.tag == V2Format.raw, node.wireType == V2WireType.lengthDelimited.rawValue {
+            return (node.start, node.end)
+        }
+        return try delimitedRangeSlow(&node, what)
+    }
+
+    /// ``delimitedRange(_:_:)`` of anything but a field stored length-delimited: an element, a
+    /// field with another wire type (an error), a raw value without one, or nil.
+    @inline(never)
+    private static func delimitedRangeSlow(_ node: inout ByteNode, _ what: () -> String) throws -> (Int, Int) {
         switch node.tag {
         case V2Format.raw:
             try expect(node, .lengthDelimited, for: what())
