@@ -52,7 +52,7 @@ package final class DecodingThreadCache: ThreadEndObserver {
 
     /// The spare decoders refer to this cache (their type facts): let go of them when the thread
     /// ends, or the cache and the decoders (with their sessions, states and cursors) would keep
-    /// each other alive.
+    /// each other alive. The spare streams (no cycle) go with them.
     package func threadWillEnd() {
         spareDecoders.removeAll()
         spareStreams.removeAll()

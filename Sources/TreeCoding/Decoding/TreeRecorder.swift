@@ -27,7 +27,7 @@ package enum TreeRecorder {
         let cache = DecodingThreadCache.current
         var (recording, stream) = cache.streamingRecording(sink: sink, format: format)
         defer { if isKnownUniquelyReferenced(&recording) { cache.keep(streaming: recording) } }
-        try decodeStreamed(T.self, from: base, format: format, options: options, recording)
+        try decodeStreamed(T.self, from: base, format: format, options: options, recording, cache)
         return stream.finish()
     }
 
@@ -35,11 +35,11 @@ package enum TreeRecorder {
     /// are gone once it returns.
     private static func decodeStreamed<T: Decodable>(
         _ type: T.Type, from base: ByteNode, format: any ByteFormat.Type, options: DecodingOptions,
-        _ recording: TreeRecording
+        _ recording: TreeRecording, _ cache: DecodingThreadCache
     ) throws {
         let root = RecordSlot(recording: recording, index: UInt32(RecordingStream.rootID))
         _ = try TreeDecoderImpl.decodeRoot(
-            T.self, from: .recording(RecordingNode(base, root)), format: format, options: options)
+            T.self, from: .recording(RecordingNode(base, root)), format: format, options: options, cache: cache)
     }
 
     /// What `type` read from `base`, not yet resolved into a tree; valid while the input is.
