@@ -653,6 +653,23 @@ import Testing
         #expect(nested.codingPath.first?.intValue == 1)
     }
 
+    /// An element of an array of structs whose framing is bad (found as the decoder moves to it)
+    /// is named by its index. (The `[SMessage]` case above fails inside the element, whose own
+    /// path names it.)
+    @Test(arguments: formats)
+    func badElementFramingNamesTheIndex(_ format: BinaryFormat) throws {
+        let good =
+            format == .v3
+            ? Self.hx("0d 697352656164 0201  0d 73656e646572 02 78  17 756e72656164436f756e74 0206")
+            : Self.hx("68 697352656164 01  6a 73656e646572 01 78  b801 756e72656164436f756e74 06")
+        // The second element's length claims 100 bytes where 2 remain.
+        let truncated = Self.prefix(good.count, format) + good + Self.prefix(100, format) + Self.hx("0d 69")
+        let context = try #require(
+            Self.expectCorrupted([SMessage].self, format, truncated, "[SMessage] #1 longer than the input"))
+        #expect(context.codingPath.map(\.intValue) == [1], "path \(context.codingPath.map(\.stringValue))")
+        #expect(context.debugDescription.contains("byte offset"), "\(context.debugDescription)")
+    }
+
     // MARK: - Data slices
 
     /// A `Data` slice (non-zero `startIndex`) whose neighbouring bytes would complete a truncated

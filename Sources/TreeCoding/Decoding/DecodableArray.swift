@@ -18,22 +18,42 @@ extension TreeDecoderImpl {
     /// What `Array.init(from:)` does, with the same errors and depth accounting: open an
     /// unkeyed container and decode an element from each of its elements until its end, as the
     /// container `unkeyedContainer()` returns would (``decodeNextElement(_:of:path:)``).
-    func decodeElements<A: DecodableArray>(
-        _ type: A.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
-    ) throws -> A {
-        try checkDepth(parent: parent, step: step, node: node)
+    /// Returns the array as the `T` the caller asked for, which the type cache said `A` is
+    /// (here rather than in a function of its own: its frame would stay on the stack while the
+    /// elements decode).
+    func decodeElements<A: DecodableArray, T>(
+        _ type: A.Type, as: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
+    ) throws -> T {
+        let path = parent.appending(step)
+        var view = try openElements(of: &node, parent: parent, step: step, path: path)
         depth += 1
         defer { depth -= 1 }
-        let path = parent.appending(step)
+        var elements = A()
+        var element = DecodingNode.tree(.nil)
+        while true {
+            let index = view.currentIndex
+            do { guard try view.advance(to: &element, format) else { break } } catch {
+                throw decodingError(error, A.Element.self, path.path(appending: .index(index)))
+            }
+            elements.append(try decodeValue(A.Element.self, from: &element, parent: path, step: .index(index)))
+            do { try DecodingNode.UnkeyedView.finish(&view, &element, format) } catch {
+                throw decodingError(error, A.Element.self, path.path(appending: .index(index)))
+            }
+        }
+        return try sameType(elements, as: T.self, parent: parent, step: step)
+    }
+
+    /// The unkeyed view of an array's `node`, after the depth and session checks. Out of line:
+    /// what the checks and their errors need stays out of ``decodeElements(_:from:parent:step:)``'s
+    /// frame, which is on the stack while the elements decode (one per level of a nested value).
+    @inline(never)
+    private func openElements(
+        of node: inout DecodingNode, parent: CodingPathNode, step: PathStep?, path: CodingPathNode
+    ) throws -> DecodingNode.UnkeyedView {
+        try checkDepth(parent: parent, step: step, node: node)
         guard session.isOpen else { throw DecodingSession.closedError(path.path) }
-        var view: DecodingNode.UnkeyedView
-        do { view = try node.unkeyedView(format, elementHint: nil, cursors: session.cursors) } catch {
+        do { return try node.unkeyedView(format, elementHint: nil, cursors: session.cursors) } catch {
             throw decodingError(error, [Any].self, path.path)
         }
-        var elements = A()
-        while !view.isAtEnd(format) {
-            elements.append(try decodeNextElement(A.Element.self, of: &view, path: path))
-        }
-        return elements
     }
 }

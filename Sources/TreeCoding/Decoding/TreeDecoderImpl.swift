@@ -175,16 +175,9 @@ package final class TreeDecoderImpl: Decoder {
             return try decodeDirect(direct, T.self, from: &node, parent: parent, step: step)
         }
         if let array = facts.array {
-            return try decodeArray(array, T.self, from: &node, parent: parent, step: step)
+            return try decodeElements(array, as: T.self, from: &node, parent: parent, step: step)
         }
         return try decodeWithInit(T.self, from: &node, parent: parent, step: step)
-    }
-
-    private func decodeArray<A: DecodableArray, T>(
-        _ array: A.Type, _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
-    ) throws -> T {
-        let value = try decodeElements(A.self, from: &node, parent: parent, step: step)
-        return try sameType(value, as: T.self, parent: parent, step: step)
     }
 
     private func decodeDirect<D: DirectTreeDecodable, T>(
@@ -201,12 +194,17 @@ package final class TreeDecoderImpl: Decoder {
 
     /// `value` as the `T` the caller asked for, which the conformance cache said it is.
     @inline(__always)
-    private func sameType<V, T>(_ value: V, as type: T.Type, parent: CodingPathNode, step: PathStep?) throws -> T {
-        guard V.self == T.self else {
-            throw DecodingError.typeMismatch(
-                T.self, .init(codingPath: parent.path(appending: step), debugDescription: "Internal type confusion."))
-        }
+    func sameType<V, T>(_ value: V, as type: T.Type, parent: CodingPathNode, step: PathStep?) throws -> T {
+        guard V.self == T.self else { throw typeConfusion(T.self, parent: parent, step: step) }
         return reinterpret(value, as: T.self)
+    }
+
+    /// The error of ``sameType(_:as:parent:step:)``, built out of line (its callers' frames stay
+    /// on the stack while nested values decode).
+    @inline(never)
+    private func typeConfusion(_ type: Any.Type, parent: CodingPathNode, step: PathStep?) -> DecodingError {
+        DecodingError.typeMismatch(
+            type, .init(codingPath: parent.path(appending: step), debugDescription: "Internal type confusion."))
     }
 
     /// Throws if a value at `step` below `parent` would nest deeper than the maximum depth.
