@@ -123,10 +123,10 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// A present nil is absent for most types, but for an optional `T` it is `T`'s own nil: the
     /// `.some(nil)` of a `T??` field is written as a nil value, `.none` as no field at all.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard var n = try lookup(key) else { return nil }
-        if n.isNil(impl.format), !(T.self is any NilRepresentable.Type) { return nil }
-        return try state.withDecoderAndPath { impl, path in
-            try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
+        try state.withDecoderAndPath { impl, path in
+            guard var n = try lookup(key) else { return nil }
+            if n.isNil(impl.format), !(T.self is any NilRepresentable.Type) { return nil }
+            return try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
         }
     }
 
@@ -147,10 +147,12 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     /// An absent key decodes as nil when `T` is optional (BinaryCodable 2.x leaves nil optionals
     /// out of keyed containers), and throws `keyNotFound` otherwise.
+    /// (The lookup is inside the closure, a function of its own: outside, the container's frame
+    /// and the closure's would both stay on the stack while the value decodes.)
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        guard var n = try nestedLookup(key) else { return try absent(T.self, key) }
-        return try state.withDecoderAndPath { impl, path in
-            try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
+        try state.withDecoderAndPath { impl, path in
+            guard var n = try nestedLookup(key) else { return try absent(T.self, key) }
+            return try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
         }
     }
 
