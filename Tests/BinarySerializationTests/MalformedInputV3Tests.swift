@@ -407,6 +407,20 @@ extension MalformedInputV3Tests {
             chain = c.n
         }
         #expect(depth == 11)
+
+        // The error names the first value past the limit, by its path and where it starts: each
+        // level is 3 bytes ("n", its key, and a one-byte length), so the value at a path of k keys
+        // starts at byte 3k.
+        var strict = BinaryDecoder()
+        strict.limits = DecodingLimits(maximumDepth: 3)
+        let five = Array(input.suffix(contentLengths[5]))
+        #expect(five == [0x03, 0x6e, 0x18, 0x03, 0x6e, 0x12, 0x03, 0x6e, 0x0c, 0x03, 0x6e, 0x06, 0x03, 0x6e, 0x00])
+        let tooDeep = #expect(throws: DecodingError.self) { try strict.decode(Chain.self, from: five) }
+        let context = try #require(tooDeep?.context)
+        let wire = try #require(context.underlyingError as? WireFormatError)
+        #expect(wire.code == .limitExceeded)
+        #expect(context.codingPath.map(\.stringValue) == ["n", "n", "n"])
+        #expect(wire.offset == 3 * context.codingPath.count)
     }
 
     @Test func dataSliceWithNonZeroStartIndex() throws {

@@ -210,17 +210,17 @@ package final class TreeDecoderImpl: Decoder {
     /// Throws if a value at `step` below `parent` would nest deeper than the maximum depth.
     @inline(__always)
     func checkDepth(parent: CodingPathNode, step: PathStep?, node: DecodingNode) throws {
-        guard depth < options.maximumDepth else { throw tooDeep(parent: parent, step: step, node: node) }
+        guard depth < options.maximumDepth else { throw tooDeep(parent: parent, step: step, at: node.byteOffset) }
     }
 
     @inline(never)
-    private func tooDeep(parent: CodingPathNode, step: PathStep?, node: DecodingNode) -> DecodingError {
+    private func tooDeep(parent: CodingPathNode, step: PathStep?, at offset: Int?) -> DecodingError {
         DecodingError.dataCorrupted(
             .init(
                 codingPath: parent.path(appending: step),
                 debugDescription: "The data is nested deeper than the maximum depth of \(options.maximumDepth).",
                 underlyingError: WireFormatError(
-                    .limitExceeded, "maximum depth \(options.maximumDepth) exceeded", offset: node.byteOffset)))
+                    .limitExceeded, "maximum depth \(options.maximumDepth) exceeded", offset: offset)))
     }
 
     func decodeWithInit<T: Decodable>(
