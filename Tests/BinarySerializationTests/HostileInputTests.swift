@@ -670,6 +670,21 @@ import Testing
         #expect(context.debugDescription.contains("byte offset"), "\(context.debugDescription)")
     }
 
+    /// A v2 element that reads no byte (it opens a single-value container and reads nothing)
+    /// fails the check after it, which names its index: v2 elements carry no length, so such an
+    /// element would leave the next one where it started.
+    @Test func v2ElementThatReadsNothingNamesItsIndex() throws {
+        struct OpensOnly: Decodable {
+            init(from decoder: any Decoder) throws { _ = try decoder.singleValueContainer() }
+        }
+        let context = try #require(
+            Self.expectCorrupted([OpensOnly].self, .v2, Self.hx("05 05"), "[OpensOnly] reading no byte"))
+        #expect(context.codingPath.map(\.intValue) == [0], "path \(context.codingPath.map(\.stringValue))")
+        #expect(context.debugDescription.contains("without reading any bytes"), "\(context.debugDescription)")
+        // v3 elements carry their lengths: the same type skips each element's bytes.
+        #expect(try BinaryDecoder(format: .v3).decode([OpensOnly].self, from: Self.hx("02 05  02 05")).count == 2)
+    }
+
     // MARK: - Data slices
 
     /// A `Data` slice (non-zero `startIndex`) whose neighbouring bytes would complete a truncated

@@ -421,4 +421,8 @@ package protocol ByteFormat: Sendable {
     static func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool
     static func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode
     static func finishElement(_ view: ByteUnkeyedView, _ node: ByteNode) throws
+    /// Whether ``finishElement(_:_:)`` checks anything (`false` for a format whose elements
+    /// carry their lengths): when not, an array's elements are decoded without the call (and
+    /// the copy of the view it takes).
+    static var checksFinishedElements: Bool { get }
 }

@@ -431,6 +431,8 @@ extension V2Format.Reader {
         return V2Format.element(view.buffer, cursor)
     }
 
+    static var checksFinishedElements: Bool { true }
+
     /// Every element occupies at least one byte; one that read nothing would loop forever.
     static func finishElement(_ view: ByteUnkeyedView, _ node: ByteNode) throws {
         guard node.tag == V2Format.element, let cursor = view.cursor else { return }

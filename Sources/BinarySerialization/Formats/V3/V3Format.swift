@@ -231,6 +231,7 @@ enum V3Format: ByteFormat {
     }
 
     static func finishElement(_ view: ByteUnkeyedView, _ node: ByteNode) throws {}
+    static var checksFinishedElements: Bool { false }
 }
 
 /// Where one element of a v3 container lies: its content's range and how to read it
