@@ -46,7 +46,7 @@ extension TreeDecoderImpl {
     }
 
     /// The unkeyed view of an array's `node`, after the depth and session checks. Out of line:
-    /// what the checks and their errors need stays out of ``decodeElements(_:from:parent:step:)``'s
+    /// what the checks and their errors need stays out of ``decodeElements(_:as:from:parent:step:)``'s
     /// frame, which is on the stack while the elements decode (one per level of a nested value).
     @inline(never)
     private func openElements(

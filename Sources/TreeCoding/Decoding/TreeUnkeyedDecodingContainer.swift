@@ -101,7 +101,8 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
 extension TreeDecoderImpl {
     /// Decodes the next element of `view` (the unkeyed container at `path`) as a `T`; errors
-    /// name the element's index. Shared by the unkeyed container and ``decodeElements(_:from:parent:step:)``.
+    /// name the element's index. (``decodeElements(_:as:from:parent:step:)`` does the same in a
+    /// loop of its own, which keeps the view and the element out of its frame.)
     @inline(__always)
     func decodeNextElement<T: Decodable>(_ type: T.Type, of view: inout DecodingNode.UnkeyedView, path: CodingPathNode)
         throws -> T
