@@ -685,6 +685,51 @@ import Testing
         #expect(try BinaryDecoder(format: .v3).decode([OpensOnly].self, from: Self.hx("02 05  02 05")).count == 2)
     }
 
+    /// With nil index sets, the element that read nothing is still the one named when the
+    /// container's next index is a nil (`[OpensOnly]`, nil index set `{1}`, then `05 05`):
+    /// the check runs as the decoder moves on, whatever the next element is.
+    @Test func v2ElementThatReadsNothingBeforeANilNamesItsIndex() throws {
+        struct OpensOnly: Decodable {
+            init(from decoder: any Decoder) throws { _ = try decoder.singleValueContainer() }
+        }
+        var decoder = BinaryDecoder(format: .v2)
+        decoder.prependNilIndexSetForUnkeyedContainers = true
+        let context = try #require(
+            Self.expectCorrupted(
+                [OpensOnly].self, .v2, Self.hx("01 01  05 05"), "[OpensOnly] reading no byte before a nil",
+                decoder: decoder))
+        #expect(context.codingPath.map(\.intValue) == [0], "path \(context.codingPath.map(\.stringValue))")
+        #expect(context.debugDescription.contains("without reading any bytes"), "\(context.debugDescription)")
+    }
+
+    /// An unkeyed container's `superDecoder()` reads the next element as a value of its own.
+    /// v2 elements carry no length: the element is read when the super decoder is used, so the
+    /// check that it read bytes waits until the container moves on.
+    @Test(arguments: formats)
+    func unkeyedSuperDecoderReadsTheNextElement(_ format: BinaryFormat) throws {
+        struct Pair: Codable, Equatable {
+            var message: SMessage
+            var after: Int
+            init(message: SMessage, after: Int) {
+                self.message = message
+                self.after = after
+            }
+            init(from decoder: any Decoder) throws {
+                var c = try decoder.unkeyedContainer()
+                message = try SMessage(from: c.superDecoder())
+                after = try c.decode(Int.self)
+            }
+            func encode(to encoder: any Encoder) throws {
+                var c = encoder.unkeyedContainer()
+                try message.encode(to: c.superEncoder())
+                try c.encode(after)
+            }
+        }
+        let value = Pair(message: SMessage(sender: "x", isRead: true, unreadCount: 3), after: -5)
+        let bytes = try BinaryEncoder(format: format).encode(value)
+        #expect(try BinaryDecoder(format: format).decode(Pair.self, from: bytes) == value)
+    }
+
     // MARK: - Data slices
 
     /// A `Data` slice (non-zero `startIndex`) whose neighbouring bytes would complete a truncated

@@ -311,7 +311,7 @@ package struct ByteUnkeyedView {
     /// The container's first byte: with ``end``, what identifies it in ``UnkeyedCounts``.
     package let start: Int
     /// Next unread byte, for a format whose elements carry lengths; the others read through
-    /// ``cursor``.
+    /// ``cursor`` and may keep a position of their own here.
     package var offset: Int
     package let end: Int
     package var currentIndex = 0
@@ -419,10 +419,9 @@ package protocol ByteFormat: Sendable {
     static func count(_ view: ByteUnkeyedView, counts: UnkeyedCounts?) -> Int?
     static func isAtEnd(_ view: ByteUnkeyedView) -> Bool
     static func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool
+    /// The node of the next element. A format whose elements carry no lengths checks here
+    /// that the element before it was read (one that read nothing would leave this one where
+    /// it started, and a loop to the container's end would never end), naming it in the
+    /// error's ``WireFormatError/earlierElement``; so does ``decodeNil(_:)``.
     static func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode
-    static func finishElement(_ view: ByteUnkeyedView, _ node: ByteNode) throws
-    /// Whether ``finishElement(_:_:)`` checks anything (`false` for a format whose elements
-    /// carry their lengths): when not, an array's elements are decoded without the call (and
-    /// the copy of the view it takes).
-    static var checksFinishedElements: Bool { get }
 }

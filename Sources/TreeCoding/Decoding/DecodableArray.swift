@@ -30,17 +30,12 @@ extension TreeDecoderImpl {
         defer { depth -= 1 }
         var elements = A()
         var element = DecodingNode.tree(.nil)
-        let checksElements = format?.checksFinishedElements ?? true
         while true {
             let index = view.currentIndex
             do { guard try view.advance(to: &element, format) else { break } } catch {
                 throw decodingError(error, A.Element.self, path.path(appending: .index(index)))
             }
             elements.append(try decodeValue(A.Element.self, from: &element, parent: path, step: .index(index)))
-            guard checksElements else { continue }
-            do { try DecodingNode.UnkeyedView.finish(&view, &element, format) } catch {
-                throw decodingError(error, A.Element.self, path.path(appending: .index(index)))
-            }
         }
         return try sameType(elements, as: T.self, parent: parent, step: step)
     }

@@ -355,7 +355,7 @@ package enum DecodingNode {
             }
         }
 
-        /// The node of the next element; call ``finishElement(_:_:)`` once it is decoded.
+        /// The node of the next element.
         @inline(never)
         package mutating func nextElement(_ format: (any ByteFormat.Type)?) throws -> DecodingNode {
             try takeNextElement(format)
@@ -385,38 +385,6 @@ package enum DecodingNode {
             guard !isAtEnd(format) else { return false }
             node = try takeNextElement(format)
             return true
-        }
-
-        /// ``finishElement(_:_:)`` on a view and a node the caller keeps in place.
-        @inline(never)
-        package static func finish(
-            _ view: inout UnkeyedView, _ node: inout DecodingNode, _ format: (any ByteFormat.Type)?
-        ) throws {
-            try checkFinished(view, node, format)
-        }
-
-        /// Checks that the element ``nextElement(_:)`` returned was read as the format requires.
-        /// (Not mutating: a view taken out of `self` and put back was a copy, a retain and
-        /// release per element.)
-        @inline(never)
-        package func finishElement(_ node: DecodingNode, _ format: (any ByteFormat.Type)?) throws {
-            try Self.checkFinished(self, node, format)
-        }
-
-        /// The body of ``finishElement(_:_:)`` and ``finish(_:_:_:)``.
-        @inline(__always)
-        private static func checkFinished(_ view: UnkeyedView, _ node: DecodingNode, _ format: (any ByteFormat.Type)?)
-            throws
-        {
-            switch view {
-            case .bytes(let v):
-                guard case .bytes(let n) = node, let format else { return }
-                try format.finishElement(v, n)
-            case .recording(let r):
-                try r.finishElement(node, format)
-            case .tree:
-                break
-            }
         }
     }
 }

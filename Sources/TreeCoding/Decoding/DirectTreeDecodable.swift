@@ -117,7 +117,6 @@ extension UnkeyedLeafElement {
             do {
                 var element = try view.nextElement(format)
                 out.append(try read(from: &element, format))
-                try view.finishElement(element, format)
             } catch {
                 throw impl.decodingError(error, Self.self, parent.appending(step).path(appending: .index(index)))
             }

@@ -276,6 +276,9 @@ package final class TreeDecoderImpl: Decoder {
     {
         guard let wire = error as? WireFormatError else { return error }
         var codingPath = path()
+        if let index = wire.earlierElement, codingPath.last?.intValue != nil {
+            codingPath[codingPath.count - 1] = PathStep.index(index).codingKey
+        }
         if let key = wire.key { codingPath.append(key) }
         let context = DecodingError.Context(
             codingPath: codingPath, debugDescription: "\(wire) at \(describe(codingPath))", underlyingError: wire)

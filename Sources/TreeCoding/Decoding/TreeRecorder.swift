@@ -347,12 +347,6 @@ package struct RecordingUnkeyedView {
         return .recording(RecordingNode(node, try appendElement()))
     }
 
-    @inline(never)
-    func finishElement(_ node: DecodingNode, _ format: (any ByteFormat.Type)?) throws {
-        guard case .recording(let n) = node else { return }
-        try DecodingNode.requireFormat(format).finishElement(base, n.byteNode)
-    }
-
     /// A slot for the next element.
     func appendElement(_ content: TreeRecording.Content = .empty) throws -> RecordSlot {
         if recording.isStreamed {

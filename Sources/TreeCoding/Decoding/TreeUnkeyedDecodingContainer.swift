@@ -34,9 +34,7 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         try checkOpen()
         do {
             var n = try view.nextElement(impl.format)
-            let value = try S.read(from: &n, impl.format)
-            try view.finishElement(n, impl.format)
-            return value
+            return try S.read(from: &n, impl.format)
         } catch { throw failure(error, type, index) }
     }
 
@@ -67,10 +65,7 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         try checkOpen()
         do {
             var n = try view.nextElement(impl.format)
-            let nested = try impl.session.keyedContainer(
-                NestedKey.self, &n, impl: impl, parent: path, step: .index(index))
-            try view.finishElement(n, impl.format)
-            return nested
+            return try impl.session.keyedContainer(NestedKey.self, &n, impl: impl, parent: path, step: .index(index))
         } catch { throw failure(error, [String: Any].self, index) }
     }
 
@@ -80,7 +75,6 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         do {
             var n = try view.nextElement(impl.format)
             let nested = try n.unkeyedView(impl.format, elementHint: nil, cursors: impl.session.cursors)
-            try view.finishElement(n, impl.format)
             return TreeUnkeyedDecodingContainer(impl: impl, view: nested, path: path.appending(.index(index)))
         } catch { throw failure(error, [Any].self, index) }
     }
@@ -90,7 +84,6 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         try checkOpen()
         do {
             let n = try view.nextElement(impl.format)
-            try view.finishElement(n, impl.format)
             impl.session.hasOtherDecoders = true
             return TreeDecoderImpl(
                 node: n, format: impl.format, options: impl.options, pathNode: path.appending(.index(index)),
@@ -112,11 +105,7 @@ extension TreeDecoderImpl {
         do { n = try view.nextElement(format) } catch {
             throw decodingError(error, type, path.path(appending: .index(index)))
         }
-        let value = try decodeValue(T.self, from: &n, parent: path, step: .index(index))
-        do { try view.finishElement(n, format) } catch {
-            throw decodingError(error, type, path.path(appending: .index(index)))
-        }
-        return value
+        return try decodeValue(T.self, from: &n, parent: path, step: .index(index))
     }
 }
 

@@ -42,6 +42,11 @@ public struct WireFormatError: Error, Hashable, Sendable, CustomStringConvertibl
     /// The key of the field whose framing failed, when a keyed container could not be split:
     /// the decoder adds it to the coding path, so the error names the field.
     package var key: BinaryKey?
+    /// The index of an earlier element of the unkeyed container the decoder was moving
+    /// through, when the error is about that element rather than the one being moved to (a
+    /// format that checks an element as it moves past it): the decoder names it in the coding
+    /// path in place of the index it was moving to.
+    package var earlierElement: Int?
 
     /// An error with a code, a message and, for byte input, the offset where it was found.
     public init(_ code: Code, _ message: String, offset: Int? = nil) {

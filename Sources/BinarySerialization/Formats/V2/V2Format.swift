@@ -377,6 +377,10 @@ extension V2Format.Reader {
 
     // MARK: Unkeyed containers: elements back to back, after an optional nil index set
 
+    // The view's `offset`, which v2 does not read from (its elements are read at the cursor),
+    // is where the element handed out last started, or -1 after a nil element: moving to the
+    // next index checks that the element was read.
+
     private static func atNil(_ view: ByteUnkeyedView) -> Bool {
         view.nextAbsent < view.absentIndices.count && view.absentIndices[view.nextAbsent] == view.currentIndex
     }
@@ -408,6 +412,8 @@ extension V2Format.Reader {
 
     static func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool {
         if atNil(view) {
+            try checkPreviousElementWasRead(view)
+            view.offset = -1
             view.nextAbsent += 1
             view.currentIndex += 1
             return true
@@ -419,7 +425,9 @@ extension V2Format.Reader {
     }
 
     static func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode {
+        try checkPreviousElementWasRead(view)
         if atNil(view) {
+            view.offset = -1
             view.nextAbsent += 1
             view.currentIndex += 1
             return ByteNode(buffer: view.buffer, start: offset(view), end: offset(view), tag: V2Format.nilElement)
@@ -427,19 +435,28 @@ extension V2Format.Reader {
         guard let cursor = view.cursor, cursor.offset < cursor.end else {
             throw WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: offset(view))
         }
+        view.offset = cursor.offset
         view.currentIndex += 1
         return V2Format.element(view.buffer, cursor)
     }
 
-    static var checksFinishedElements: Bool { true }
+    /// Every element occupies at least one byte: one that read nothing (a type that decodes
+    /// nothing from it) would leave the next element where it started, and a loop to the
+    /// container's end would never end. Checked as the container moves on rather than after
+    /// each element, so that an element can be read after the call that hands it out returns
+    /// (`superDecoder()`); the error names the element.
+    @inline(__always)
+    private static func checkPreviousElementWasRead(_ view: ByteUnkeyedView) throws {
+        guard view.currentIndex > 0, view.offset == offset(view) else { return }
+        throw elementReadNothing(view)
+    }
 
-    /// Every element occupies at least one byte; one that read nothing would loop forever.
-    static func finishElement(_ view: ByteUnkeyedView, _ node: ByteNode) throws {
-        guard node.tag == V2Format.element, let cursor = view.cursor else { return }
-        if cursor.offset == node.start {
-            throw WireFormatError(
-                .invalidBytes, "an element was decoded without reading any bytes", offset: node.start)
-        }
+    @inline(never)
+    private static func elementReadNothing(_ view: ByteUnkeyedView) -> WireFormatError {
+        var error = WireFormatError(
+            .invalidBytes, "an element was decoded without reading any bytes", offset: view.offset)
+        error.earlierElement = view.currentIndex - 1
+        return error
     }
 }
 

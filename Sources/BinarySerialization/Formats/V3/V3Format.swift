@@ -229,9 +229,6 @@ enum V3Format: ByteFormat {
         view.currentIndex += 1
         return ByteNode(buffer: view.buffer, start: element.start, end: element.end, tag: element.tag)
     }
-
-    static func finishElement(_ view: ByteUnkeyedView, _ node: ByteNode) throws {}
-    static var checksFinishedElements: Bool { false }
 }
 
 /// Where one element of a v3 container lies: its content's range and how to read it
