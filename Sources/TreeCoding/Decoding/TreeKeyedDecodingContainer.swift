@@ -70,6 +70,32 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         do { return try S.read(from: &n, impl.format) } catch { throw failure(error, type, key) }
     }
 
+    /// A fixed-size primitive: bytes searched entry by entry are read by
+    /// ``scannedBits(_:_:_:)``, one body for every such type, so that the fields of a value,
+    /// whatever their types, run the same instructions. (A copy of ``scalar(_:_:)`` per type is a
+    /// few kilobytes: a value with fields of six types missed the instruction cache in each.)
+    @inline(__always)
+    private func fixedSizeScalar<S: FixedSizeScalar>(_ type: S.Type, _ key: Key) throws -> S {
+        if let bits = try scannedBits(S.scalarKind, type, key) { return S(bits: bits) }
+        return try otherScalar(type, key)
+    }
+
+    /// The bits of `key`'s primitive of `kind` in bytes searched entry by entry; `nil` when the
+    /// container is not such bytes (a tree, a recording).
+    @inline(never)
+    private func scannedBits(_ kind: ScalarKind, _ type: Any.Type, _ key: Key) throws -> UInt64? {
+        guard let format = state.scannedFormat, !state.isRecorded else { return nil }
+        try state.checkOpen()
+        guard var b = state.scannedNode(forKey: key) else { throw missing(key) }
+        do { return try format.decodeBits(&b, kind) } catch { throw failure(error, type, key) }
+    }
+
+    /// ``scalar(_:_:)`` of a tree or a recorded container.
+    @inline(never)
+    private func otherScalar<S: ScalarDecodable>(_ type: S.Type, _ key: Key) throws -> S {
+        try scalar(type, key)
+    }
+
     /// A primitive of a recorded container searched entry by entry
     /// (``KeyedContainerState/recordedLeaf(_:forKey:nilIsAbsent:)``); `nil` when absent.
     @inline(__always)
@@ -130,20 +156,20 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         }
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(type, key) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try fixedSizeScalar(type, key) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(type, key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(type, key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try scalar(type, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try scalar(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try scalar(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try scalar(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try scalar(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try scalar(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try scalar(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try scalar(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try scalar(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try fixedSizeScalar(type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try fixedSizeScalar(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try fixedSizeScalar(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try fixedSizeScalar(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try fixedSizeScalar(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try fixedSizeScalar(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try fixedSizeScalar(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try fixedSizeScalar(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try fixedSizeScalar(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try fixedSizeScalar(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try fixedSizeScalar(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try fixedSizeScalar(type, key) }
 
     /// An absent key decodes as nil when `T` is optional (BinaryCodable 2.x leaves nil optionals
     /// out of keyed containers), and throws `keyNotFound` otherwise.
