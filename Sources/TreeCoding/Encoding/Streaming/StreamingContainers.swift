@@ -18,7 +18,9 @@ struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         return index
     }
 
-    @inline(__always)
+    /// A primitive field. One body for every primitive type, so that the fields of a value,
+    /// whatever their types, run the same instructions (as the decoder's keyed container does).
+    @inline(never)
     private func write(_ node: BinaryValue, _ key: Key) throws {
         guard start(BinaryKey(writtenAs: key)) != nil else { throw engine.giveUp() }
         engine.send(node)
