@@ -38,6 +38,30 @@ package enum ScalarKind: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ScalarKind {
+    /// The bits of a fixed-size primitive's leaf of this kind (the inverse of
+    /// ``leaf(bits:)``, any integer encoding); a leaf of another kind is a type mismatch at
+    /// `offset`, as ``ScalarDecodable`` reports it for `type`.
+    @inline(__always)
+    func bits(of leaf: borrowing BinaryValue, as type: Any.Type, offset: @autoclosure () -> Int?) throws -> UInt64 {
+        switch leaf {
+        case .bool(let v): if case .bool = self { return v ? 1 : 0 }
+        case .int8(let v): if case .int8 = self { return UInt64(truncatingIfNeeded: v) }
+        case .uint8(let v): if case .uint8 = self { return UInt64(v) }
+        case .int16(let v, _): if case .int16 = self { return UInt64(truncatingIfNeeded: v) }
+        case .uint16(let v, _): if case .uint16 = self { return UInt64(v) }
+        case .int32(let v, _): if case .int32 = self { return UInt64(truncatingIfNeeded: v) }
+        case .uint32(let v, _): if case .uint32 = self { return UInt64(v) }
+        case .int64(let v, _): if case .int64 = self { return UInt64(bitPattern: v) }
+        case .uint64(let v, _): if case .uint64 = self { return v }
+        case .int(let v, _): if case .int = self { return UInt64(truncatingIfNeeded: v) }
+        case .uint(let v, _): if case .uint = self { return UInt64(v) }
+        case .float(let v): if case .float = self { return UInt64(v.bitPattern) }
+        case .double(let v): if case .double = self { return v.bitPattern }
+        default: break
+        }
+        throw WireFormatError(.typeMismatch, "expected \(type), found \(leaf.kindName)", offset: offset())
+    }
+
     /// The leaf of a fixed-size primitive of this kind from its bits: the value's bit pattern
     /// (an integer's two's complement, a float's IEEE 754 bits, 0 or 1 for a `Bool`) in the low
     /// bits. A string or data has no bits: that request is an error.

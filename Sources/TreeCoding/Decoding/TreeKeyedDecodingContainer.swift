@@ -70,30 +70,43 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         do { return try S.read(from: &n, impl.format) } catch { throw failure(error, type, key) }
     }
 
-    /// A fixed-size primitive: bytes searched entry by entry are read by
-    /// ``scannedBits(_:_:_:)``, one body for every such type, so that the fields of a value,
-    /// whatever their types, run the same instructions. (A copy of ``scalar(_:_:)`` per type is a
-    /// few kilobytes: a value with fields of six types missed the instruction cache in each.)
+    /// A fixed-size primitive, read by ``scalarBits(_:_:_:)``: one body for every such type,
+    /// so that the fields of a value, whatever their types, run the same instructions. (A copy
+    /// of ``scalar(_:_:)`` per type is a few kilobytes: a value with fields of six types missed
+    /// the instruction cache in each.)
     @inline(__always)
     private func fixedSizeScalar<S: FixedSizeScalar>(_ type: S.Type, _ key: Key) throws -> S {
-        if let bits = try scannedBits(S.scalarKind, type, key) { return S(bits: bits) }
-        return try otherScalar(type, key)
+        S(bits: try scalarBits(S.scalarKind, type, key))
     }
 
-    /// The bits of `key`'s primitive of `kind` in bytes searched entry by entry; `nil` when the
-    /// container is not such bytes (a tree, a recording).
+    /// The bits of `key`'s primitive of `kind` (a `type`), from any container. Not generic over
+    /// the type: called from code the compiler merges for several types, a generic function
+    /// ran unspecialized, looking up metadata per call.
     @inline(never)
-    private func scannedBits(_ kind: ScalarKind, _ type: Any.Type, _ key: Key) throws -> UInt64? {
-        guard let format = state.scannedFormat, !state.isRecorded else { return nil }
-        try state.checkOpen()
-        guard var b = state.scannedNode(forKey: key) else { throw missing(key) }
-        do { return try format.decodeBits(&b, kind) } catch { throw failure(error, type, key) }
-    }
-
-    /// ``scalar(_:_:)`` of a tree or a recorded container.
-    @inline(never)
-    private func otherScalar<S: ScalarDecodable>(_ type: S.Type, _ key: Key) throws -> S {
-        try scalar(type, key)
+    private func scalarBits(_ kind: ScalarKind, _ type: Any.Type, _ key: Key) throws -> UInt64 {
+        if let format = state.scannedFormat {
+            try state.checkOpen()
+            if state.isRecorded {
+                do {
+                    guard let leaf = try state.recordedLeaf(kind, forKey: key, nilIsAbsent: false) else {
+                        throw missing(key)
+                    }
+                    return try kind.bits(of: leaf, as: type, offset: nil)
+                } catch {
+                    throw failure(error, type, key)
+                }
+            }
+            guard var b = state.scannedNode(forKey: key) else { throw missing(key) }
+            do { return try format.decodeBits(&b, kind) } catch { throw failure(error, type, key) }
+        }
+        var n = try node(key, type)
+        do {
+            if case .bytes(var b) = n { return try DecodingNode.requireFormat(impl.format).decodeBits(&b, kind) }
+            let leaf = try n.decodeScalar(kind, impl.format)
+            return try kind.bits(of: leaf, as: type, offset: n.byteOffset)
+        } catch {
+            throw failure(error, type, key)
+        }
     }
 
     /// A primitive of a recorded container searched entry by entry
