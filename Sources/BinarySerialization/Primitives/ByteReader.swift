@@ -141,8 +141,14 @@ struct ByteReader {
     /// Skips `count` bytes, which the caller has checked are there.
     @inline(__always)
     mutating func skip(_ count: Int) throws {
-        guard count <= remaining else { throw truncated("\(count) bytes") }
+        guard count <= remaining else { throw truncated(bytes: count) }
         offset &+= count
+    }
+
+    /// The error of ``skip(_:)``, made out of line with its message.
+    @inline(never)
+    func truncated(bytes count: Int) -> WireFormatError {
+        truncated("\(count) bytes")
     }
 
     @inline(never)

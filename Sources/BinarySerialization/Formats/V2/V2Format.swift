@@ -123,9 +123,7 @@ extension V2Format.Reader {
         while !r.isAtEnd {
             let keyAt = r.offset
             let raw = try r.varint()
-            guard let type = V2WireType(rawValue: UInt8(raw & 7)) else {
-                throw WireFormatError(.invalidBytes, "unknown wire type \(raw & 7)", offset: keyAt)
-            }
+            guard let type = V2WireType(rawValue: UInt8(raw & 7)) else { throw unknownWireType(raw, at: keyAt) }
             var intKey = stringKey
             var keyStart = keyAt
             var keyLength = 0
@@ -147,18 +145,32 @@ extension V2Format.Reader {
                     valueStart = r.offset
                     r.offset += length
                 }
-            } catch var error as WireFormatError {
-                // The field whose value could not be framed, for the error's coding path.
-                let field = ByteKeyedView.Entry(
-                    intKey: intKey, keyStart: keyStart, keyLength: keyLength, buffer: buffer, start: valueStart,
-                    end: valueStart, tag: V2Format.raw)
-                error.key = ByteKeyedView.key(of: field, buffer)
-                throw error
+            } catch let error as WireFormatError {
+                throw naming(error, intKey: intKey, keyStart: keyStart, keyLength: keyLength, buffer: buffer)
             }
             entries.append(
                 intKey: intKey, keyStart: keyStart, keyLength: keyLength, buffer: buffer, start: valueStart,
                 end: r.offset, tag: V2Format.raw, extra: type.rawValue)
         }
+    }
+
+    @inline(never)
+    private static func unknownWireType(_ raw: UInt64, at offset: Int) -> WireFormatError {
+        WireFormatError(.invalidBytes, "unknown wire type \(raw & 7)", offset: offset)
+    }
+
+    /// `error`, in framing the value of a field, naming the field for the error's coding path.
+    /// (Out of line, as the other errors: the loop that frames every field stays small.)
+    @inline(never)
+    private static func naming(
+        _ error: WireFormatError, intKey: Int, keyStart: Int, keyLength: Int, buffer: UnsafeRawBufferPointer
+    ) -> WireFormatError {
+        let field = ByteKeyedView.Entry(
+            intKey: intKey, keyStart: keyStart, keyLength: keyLength, buffer: buffer, start: 0, end: 0,
+            tag: V2Format.raw)
+        var error = error
+        error.key = ByteKeyedView.key(of: field, buffer)
+        return error
     }
 
     /// An integer key's 60 bits (`varint >> 4`) as the signed value BinaryCodable 2.x wrote:
