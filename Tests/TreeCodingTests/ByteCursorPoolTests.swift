@@ -8,7 +8,9 @@ import Testing
     /// `count` cursors held at once, as nested containers hold them.
     static func nested(_ pool: ByteCursorPool, count: Int) -> [ByteCursor] {
         var held: [ByteCursor] = []
-        for level in 0..<count { held.append(pool.cursor(offset: level, end: 10_000 + level)) }
+        for level in 0..<count {
+            held.append(pool.cursor(offset: level, end: 10_000 + level, absentIndices: [], elementHint: nil))
+        }
         return held
     }
 
@@ -42,5 +44,25 @@ import Testing
         let again = Self.nested(pool, count: 3)
         #expect(!again.contains { $0 === kept })
         #expect(kept.offset == 1)
+    }
+
+    /// A cursor handed out again carries the new container's format-defined state, not the last
+    /// one's: its nil indices, how far they were read, and its element hint.
+    @Test func aReusedCursorTakesTheNewContainersState() {
+        let pool = ByteCursorPool()
+        let first = pool.cursor(offset: 0, end: 9, absentIndices: [1, 3], elementHint: .int8)
+        first.nextAbsent = 1
+        let firstID = ObjectIdentifier(first)
+        _ = consume first
+        pool.endRun()
+        let again = pool.cursor(offset: 4, end: 7, absentIndices: [], elementHint: nil)
+        #expect(ObjectIdentifier(again) == firstID, "the pool hands the cursor out again")
+        #expect(again.absentIndices.isEmpty)
+        #expect(again.nextAbsent == 0)
+        #expect(again.elementHint == nil)
+        #expect((again.offset, again.end) == (4, 7))
+        let third = pool.cursor(offset: 1, end: 2, absentIndices: [0], elementHint: .double)
+        #expect(third.absentIndices == [0])
+        #expect(third.elementHint == .double)
     }
 }

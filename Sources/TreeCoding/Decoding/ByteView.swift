@@ -24,16 +24,43 @@ package final class ByteCursor {
     /// rather than a length-delimited value's end.
     package let isOpenEnded: Bool
 
-    package init(offset: Int, end: Int, isOpenEnded: Bool = false) {
+    /// Format-defined state of the unkeyed container the cursor reads (kept here rather than in
+    /// ``ByteUnkeyedView``, which must stay under 64 bytes: a larger view is copied, with a
+    /// retain and release of each reference, whenever it is made):
+    /// indices of elements stored without bytes of their own, ascending (a format may list its
+    /// nil elements before the container), and the next one not yet reached.
+    package var absentIndices: [Int] {
+        get { storedAbsentIndices }
+        set { storedAbsentIndices = newValue }
+    }
+    @exclusivity(unchecked) private var storedAbsentIndices: [Int] = []
+    package var nextAbsent: Int {
+        get { storedNextAbsent }
+        set { storedNextAbsent = newValue }
+    }
+    @exclusivity(unchecked) private var storedNextAbsent = 0
+    /// The element type, when the decoder knows it in advance (SIMD vectors).
+    package var elementHint: ScalarKind? { storedElementHint }
+    @exclusivity(unchecked) private var storedElementHint: ScalarKind?
+
+    package init(
+        offset: Int, end: Int, isOpenEnded: Bool = false, absentIndices: [Int] = [], elementHint: ScalarKind? = nil
+    ) {
         self.storedOffset = offset
         self.storedEnd = end
         self.isOpenEnded = isOpenEnded
+        self.storedAbsentIndices = absentIndices
+        self.storedElementHint = elementHint
     }
 
     /// Makes a cursor no one else refers to (``ByteCursorPool``) serve another container.
-    fileprivate func reset(offset: Int, end: Int) {
+    fileprivate func reset(offset: Int, end: Int, absentIndices: [Int], elementHint: ScalarKind?) {
         storedOffset = offset
         storedEnd = end
+        // Usually both empty: then no release and retain.
+        if !absentIndices.isEmpty || !storedAbsentIndices.isEmpty { storedAbsentIndices = absentIndices }
+        storedNextAbsent = 0
+        storedElementHint = elementHint
     }
 }
 
@@ -53,18 +80,18 @@ package final class ByteCursorPool {
 
     package init() {}
 
-    /// A cursor at `offset` in a container that ends at `end`.
-    package func cursor(offset: Int, end: Int) -> ByteCursor {
+    /// A cursor at `offset` in a container that ends at `end`, with its format-defined state.
+    package func cursor(offset: Int, end: Int, absentIndices: [Int], elementHint: ScalarKind?) -> ByteCursor {
         if next > 0, isKnownUniquelyReferenced(&cursors[next - 1]) {
-            cursors[next - 1].reset(offset: offset, end: end)
+            cursors[next - 1].reset(offset: offset, end: end, absentIndices: absentIndices, elementHint: elementHint)
             return cursors[next - 1]
         }
         if next < cursors.count, isKnownUniquelyReferenced(&cursors[next]) {
-            cursors[next].reset(offset: offset, end: end)
+            cursors[next].reset(offset: offset, end: end, absentIndices: absentIndices, elementHint: elementHint)
             next += 1
             return cursors[next - 1]
         }
-        let cursor = ByteCursor(offset: offset, end: end)
+        let cursor = ByteCursor(offset: offset, end: end, absentIndices: absentIndices, elementHint: elementHint)
         if next < cursors.count {
             cursors[next] = cursor
         } else {
@@ -315,33 +342,22 @@ package struct ByteUnkeyedView {
     package var offset: Int
     package let end: Int
     package var currentIndex = 0
+    /// The shared read position of a format whose elements carry no lengths, with the
+    /// container's format-defined state.
     package var cursor: ByteCursor?
-    /// Format-defined: indices of elements stored without bytes of their own, ascending (a format
-    /// may list its nil elements before the container), and the next one not yet reached.
-    package var absentIndices: [Int]
-    package var nextAbsent = 0
-    /// The element type, when the decoder knows it in advance (SIMD vectors).
-    package var elementHint: ScalarKind?
 
-    /// A view with its format-defined fields (a shared cursor, the nil elements, an element hint)
-    /// set in one go: a view set up field by field on a variable was copied out when returned and
-    /// the variable destroyed (v2: two retains and releases per container).
-    package init(
-        buffer: UnsafeRawBufferPointer, offset: Int, end: Int, cursor: ByteCursor?, absentIndices: [Int],
-        elementHint: ScalarKind?
-    ) {
+    /// A view whose elements are read at `cursor` (formats whose elements carry no lengths).
+    package init(buffer: UnsafeRawBufferPointer, offset: Int, end: Int, cursor: ByteCursor?) {
         self.buffer = buffer
         self.start = offset
         self.offset = offset
         self.end = end
         self.cursor = cursor
-        self.absentIndices = absentIndices
-        self.elementHint = elementHint
     }
 
-    /// A view without format-defined fields (v3).
+    /// A view whose elements carry their lengths (v3).
     package init(buffer: UnsafeRawBufferPointer, offset: Int, end: Int) {
-        self.init(buffer: buffer, offset: offset, end: end, cursor: nil, absentIndices: [], elementHint: nil)
+        self.init(buffer: buffer, offset: offset, end: end, cursor: nil)
     }
 }
 

@@ -186,10 +186,10 @@ extension V2Format.Reader {
         let (start, end) = try delimitedRange(&node, "an unkeyed container")
         var r = ByteReader(buffer: node.buffer, offset: start, end: end)
         let nils = nilIndexSetsAreWritten ? try Self.nilIndexSet(&r) : []
-        return ByteUnkeyedView(
-            buffer: node.buffer, offset: r.offset, end: end,
-            cursor: cursors?.cursor(offset: r.offset, end: end) ?? ByteCursor(offset: r.offset, end: end),
-            absentIndices: nils, elementHint: elementHint)
+        let cursor =
+            cursors?.cursor(offset: r.offset, end: end, absentIndices: nils, elementHint: elementHint)
+            ?? ByteCursor(offset: r.offset, end: end, absentIndices: nils, elementHint: elementHint)
+        return ByteUnkeyedView(buffer: node.buffer, offset: r.offset, end: end, cursor: cursor)
     }
 
     /// The indices written with `encodeNil()`, ascending, that start an unkeyed container when
@@ -393,8 +393,26 @@ extension V2Format.Reader {
     // is where the element handed out last started, or -1 after a nil element: moving to the
     // next index checks that the element was read.
 
+    // The nil index set and the element hint are kept in the view's cursor, which every v2 view
+    // has (``ByteUnkeyedView`` stays under the size at which it is copied when made).
+
     private static func atNil(_ view: ByteUnkeyedView) -> Bool {
-        view.nextAbsent < view.absentIndices.count && view.absentIndices[view.nextAbsent] == view.currentIndex
+        guard nilIndexSetsAreWritten, let cursor = view.cursor else { return false }
+        let next = cursor.nextAbsent
+        return next < cursor.absentIndices.count && cursor.absentIndices[next] == view.currentIndex
+    }
+
+    /// The indices of the nil index set not yet reached.
+    private static func remainingNils(_ view: ByteUnkeyedView) -> Int {
+        guard nilIndexSetsAreWritten, let cursor = view.cursor else { return 0 }
+        return cursor.absentIndices.count - cursor.nextAbsent
+    }
+
+    /// Moves past the nil at the current index (``atNil(_:)``).
+    private static func passNil(_ view: inout ByteUnkeyedView) {
+        view.offset = -1
+        view.cursor?.nextAbsent += 1
+        view.currentIndex += 1
     }
 
     private static func offset(_ view: ByteUnkeyedView) -> Int { view.cursor?.offset ?? view.end }
@@ -403,16 +421,16 @@ extension V2Format.Reader {
     /// an index past the last element is not skipped (the container would decode as if it were
     /// not there) but left for the type's next request, which fails.
     static func isAtEnd(_ view: ByteUnkeyedView) -> Bool {
-        offset(view) >= view.end && view.nextAbsent >= view.absentIndices.count
+        offset(view) >= view.end && remainingNils(view) <= 0
     }
 
     /// Unknown without the element type (`nil`), except when the container is empty or the
     /// decoder names the element type in advance (SIMD vectors). Not recorded in `counts`: the
     /// answer depends on how far the container was read.
     static func count(_ view: ByteUnkeyedView, counts: UnkeyedCounts?) -> Int? {
-        let remainingNils = view.absentIndices.count - view.nextAbsent
+        let remainingNils = remainingNils(view)
         if offset(view) >= view.end { return view.currentIndex + remainingNils }
-        guard let hint = view.elementHint else { return nil }
+        guard let hint = view.cursor?.elementHint else { return nil }
         var r = ByteReader(buffer: view.buffer, offset: offset(view), end: view.end)
         var n = 0
         while !r.isAtEnd {
@@ -425,9 +443,7 @@ extension V2Format.Reader {
     static func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool {
         if atNil(view) {
             try checkPreviousElementWasRead(view)
-            view.offset = -1
-            view.nextAbsent += 1
-            view.currentIndex += 1
+            passNil(&view)
             return true
         }
         if offset(view) >= view.end {
@@ -439,9 +455,7 @@ extension V2Format.Reader {
     static func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode {
         try checkPreviousElementWasRead(view)
         if atNil(view) {
-            view.offset = -1
-            view.nextAbsent += 1
-            view.currentIndex += 1
+            passNil(&view)
             return ByteNode(buffer: view.buffer, start: offset(view), end: offset(view), tag: V2Format.nilElement)
         }
         guard let cursor = view.cursor, cursor.offset < cursor.end else {
