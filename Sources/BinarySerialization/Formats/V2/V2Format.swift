@@ -398,8 +398,13 @@ extension V2Format.Reader {
 
     private static func atNil(_ view: ByteUnkeyedView) -> Bool {
         guard nilIndexSetsAreWritten, let cursor = view.cursor else { return false }
+        return atNil(cursor, view.currentIndex)
+    }
+
+    /// Whether the element at `index` of the container `cursor` reads is in its nil index set.
+    private static func atNil(_ cursor: ByteCursor, _ index: Int) -> Bool {
         let next = cursor.nextAbsent
-        return next < cursor.absentIndices.count && cursor.absentIndices[next] == view.currentIndex
+        return next < cursor.absentIndices.count && cursor.absentIndices[next] == index
     }
 
     /// The indices of the nil index set not yet reached.
@@ -442,28 +447,34 @@ extension V2Format.Reader {
 
     static func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool {
         if atNil(view) {
-            try checkPreviousElementWasRead(view)
+            try checkPreviousElementWasRead(view, at: offset(view))
             passNil(&view)
             return true
         }
-        if offset(view) >= view.end {
-            throw WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: offset(view))
-        }
+        if offset(view) >= view.end { throw atEnd(offset(view)) }
         return false
     }
 
     static func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode {
-        try checkPreviousElementWasRead(view)
-        if atNil(view) {
+        // Every v2 view has a cursor. Its position is read once (an accessor call from this
+        // module), and the view is not handed to helpers (each call copied it).
+        guard let cursor = view.cursor else { throw atEnd(view.end) }
+        let position = cursor.offset
+        if view.currentIndex > 0, view.offset == position { throw elementReadNothing(view) }
+        if nilIndexSetsAreWritten, atNil(cursor, view.currentIndex) {
             passNil(&view)
-            return ByteNode(buffer: view.buffer, start: offset(view), end: offset(view), tag: V2Format.nilElement)
+            return ByteNode(buffer: view.buffer, start: position, end: position, tag: V2Format.nilElement)
         }
-        guard let cursor = view.cursor, cursor.offset < cursor.end else {
-            throw WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: offset(view))
-        }
-        view.offset = cursor.offset
+        let end = cursor.end
+        guard position < end else { throw atEnd(position) }
+        view.offset = position
         view.currentIndex += 1
-        return V2Format.element(view.buffer, cursor)
+        return ByteNode(buffer: view.buffer, start: position, end: end, tag: V2Format.element, cursor: cursor)
+    }
+
+    @inline(never)
+    private static func atEnd(_ offset: Int) -> WireFormatError {
+        WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: offset)
     }
 
     /// Every element occupies at least one byte: one that read nothing (a type that decodes
@@ -472,8 +483,8 @@ extension V2Format.Reader {
     /// each element, so that an element can be read after the call that hands it out returns
     /// (`superDecoder()`); the error names the element.
     @inline(__always)
-    private static func checkPreviousElementWasRead(_ view: ByteUnkeyedView) throws {
-        guard view.currentIndex > 0, view.offset == offset(view) else { return }
+    private static func checkPreviousElementWasRead(_ view: ByteUnkeyedView, at position: Int) throws {
+        guard view.currentIndex > 0, view.offset == position else { return }
         throw elementReadNothing(view)
     }
 
