@@ -82,14 +82,17 @@ package final class ByteCursorPool {
 
     /// A cursor at `offset` in a container that ends at `end`, with its format-defined state.
     package func cursor(offset: Int, end: Int, absentIndices: [Int], elementHint: ScalarKind?) -> ByteCursor {
+        // The cursor is read into a local once: the reference returned is the only one taken.
         if next > 0, isKnownUniquelyReferenced(&cursors[next - 1]) {
-            cursors[next - 1].reset(offset: offset, end: end, absentIndices: absentIndices, elementHint: elementHint)
-            return cursors[next - 1]
+            let cursor = cursors[next - 1]
+            cursor.reset(offset: offset, end: end, absentIndices: absentIndices, elementHint: elementHint)
+            return cursor
         }
         if next < cursors.count, isKnownUniquelyReferenced(&cursors[next]) {
-            cursors[next].reset(offset: offset, end: end, absentIndices: absentIndices, elementHint: elementHint)
+            let cursor = cursors[next]
+            cursor.reset(offset: offset, end: end, absentIndices: absentIndices, elementHint: elementHint)
             next += 1
-            return cursors[next - 1]
+            return cursor
         }
         let cursor = ByteCursor(offset: offset, end: end, absentIndices: absentIndices, elementHint: elementHint)
         if next < cursors.count {
