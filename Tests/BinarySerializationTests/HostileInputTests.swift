@@ -796,6 +796,27 @@ import Testing
         }
     }
 
+    /// Keys of every length from 1 to 20 bytes (the check reads eight at a time, then the rest
+    /// one at a time), each with an invalid byte at every position in turn: the byte is found
+    /// wherever it is. The value after the key has a byte above 0x7f (150 is the varint
+    /// `ac 02`), so a check that read past the key would fail the valid key.
+    @Test func invalidUTF8AtEveryPositionOfAKey() throws {
+        for length in 1...20 {
+            let name = String(repeating: "k", count: length)
+            let valid = Array(try BinaryEncoder(format: .v3).encode([name: 150]))
+            #expect(valid.contains(0xac), "the value's varint follows the key")
+            #expect(try BinaryDecoder(format: .v3).decode([String: Int].self, from: Data(valid)) == [name: 150])
+            let keyStart = try #require(valid.firstIndex(of: UInt8(ascii: "k")))
+            for position in 0..<length {
+                var bad = valid
+                bad[keyStart + position] = 0xff
+                let label = "length \(length), ff at \(position)"
+                let context = Self.expectCorrupted([String: Int].self, .v3, bad, label)
+                #expect(context?.debugDescription.contains("UTF-8") == true, "\(label)")
+            }
+        }
+    }
+
     // MARK: - decodeTree and transcoding cost
 
     /// Regression: `decodeTree` and `BinaryTranscoder` recorded each keyed field through a linear
