@@ -29,10 +29,7 @@ package final class ByteCursor {
     /// retain and release of each reference, whenever it is made):
     /// indices of elements stored without bytes of their own, ascending (a format may list its
     /// nil elements before the container), and the next one not yet reached.
-    package var absentIndices: [Int] {
-        get { storedAbsentIndices }
-        set { storedAbsentIndices = newValue }
-    }
+    package var absentIndices: [Int] { storedAbsentIndices }
     @exclusivity(unchecked) private var storedAbsentIndices: [Int] = []
     package var nextAbsent: Int {
         get { storedNextAbsent }

@@ -447,7 +447,7 @@ extension V2Format.Reader {
 
     static func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool {
         if atNil(view) {
-            try checkPreviousElementWasRead(view, at: offset(view))
+            try checkPreviousElementWasRead(view.currentIndex, startedAt: view.offset, position: offset(view))
             passNil(&view)
             return true
         }
@@ -460,7 +460,7 @@ extension V2Format.Reader {
         // module), and the view is not handed to helpers (each call copied it).
         guard let cursor = view.cursor else { throw atEnd(view.end) }
         let position = cursor.offset
-        if view.currentIndex > 0, view.offset == position { throw elementReadNothing(view) }
+        try checkPreviousElementWasRead(view.currentIndex, startedAt: view.offset, position: position)
         if nilIndexSetsAreWritten, atNil(cursor, view.currentIndex) {
             passNil(&view)
             return ByteNode(buffer: view.buffer, start: position, end: position, tag: V2Format.nilElement)
@@ -481,18 +481,19 @@ extension V2Format.Reader {
     /// nothing from it) would leave the next element where it started, and a loop to the
     /// container's end would never end. Checked as the container moves on rather than after
     /// each element, so that an element can be read after the call that hands it out returns
-    /// (`superDecoder()`); the error names the element.
+    /// (`superDecoder()`); the error names the element. `index` is the view's current index,
+    /// `start` where its last element started (the view's `offset`) and `position` the cursor's:
+    /// plain values, not the view, which a call would copy.
     @inline(__always)
-    private static func checkPreviousElementWasRead(_ view: ByteUnkeyedView, at position: Int) throws {
-        guard view.currentIndex > 0, view.offset == position else { return }
-        throw elementReadNothing(view)
+    private static func checkPreviousElementWasRead(_ index: Int, startedAt start: Int, position: Int) throws {
+        guard index > 0, start == position else { return }
+        throw elementReadNothing(index: index - 1, at: start)
     }
 
     @inline(never)
-    private static func elementReadNothing(_ view: ByteUnkeyedView) -> WireFormatError {
-        var error = WireFormatError(
-            .invalidBytes, "an element was decoded without reading any bytes", offset: view.offset)
-        error.earlierElement = view.currentIndex - 1
+    private static func elementReadNothing(index: Int, at offset: Int) -> WireFormatError {
+        var error = WireFormatError(.invalidBytes, "an element was decoded without reading any bytes", offset: offset)
+        error.earlierElement = index
         return error
     }
 }
