@@ -115,4 +115,31 @@ import Testing
         #expect(pair.second == [1, 2])
         #expect(pair.late == [7, 8, 9])
     }
+    /// An element whose length is cut off (v2 bytes `85`: a varint that never ends), read twice
+    /// through the same single-value container: the second attempt fails as the first did. (The
+    /// length read moves the element's cursor out of the node it reads; each attempt reads a
+    /// node of its own, so a failed one leaves nothing behind for the next.)
+    @Test func elementWithACutOffLengthFailsTheSameWayTwice() throws {
+        struct Twice: Decodable {
+            var messages: [String] = []
+            init(from decoder: any Decoder) throws {
+                var c = try decoder.unkeyedContainer()
+                let element = try c.superDecoder()
+                let value = try element.singleValueContainer()
+                for _ in 0..<2 {
+                    do {
+                        _ = try value.decode([Int].self)
+                        messages.append("decoded")
+                    } catch {
+                        messages.append("\(error)")
+                    }
+                }
+            }
+        }
+        let twice = try BinaryDecoder(format: .v2).decode(Twice.self, from: Data([0x85]))
+        #expect(twice.messages.count == 2)
+        #expect(twice.messages[0] == twice.messages[1])
+        #expect(twice.messages[0].contains("truncated") || twice.messages[0].contains("ends"))
+        #expect(!twice.messages[0].contains("internal error"))
+    }
 }

@@ -302,7 +302,12 @@ package final class KeyedContainerState {
                 return nil
             }
             let leaf: BinaryValue
-            do { leaf = try format.decodeScalar(&node, kind) } catch {
+            do {
+                switch kind {
+                case .string, .data: leaf = try format.decodeScalar(&node, kind)
+                default: leaf = try kind.leaf(bits: format.decodeBits(&node, kind))
+                }
+            } catch {
                 stream.fail()
                 throw error
             }

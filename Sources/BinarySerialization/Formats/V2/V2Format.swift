@@ -52,11 +52,13 @@ extension V2Format.Reader {
     /// The shared read position of an element node. Every element is made with one; a node
     /// without it is a bug here, reported as an error rather than read as something else.
     private static func cursor(of node: ByteNode) throws -> ByteCursor {
-        guard let cursor = node.cursor else {
-            throw WireFormatError(
-                .unsupported, "internal error: an element without a read position", offset: node.start)
-        }
+        guard let cursor = node.cursor else { throw noCursor(node) }
         return cursor
+    }
+
+    @inline(never)
+    private static func noCursor(_ node: ByteNode) -> WireFormatError {
+        WireFormatError(.unsupported, "internal error: an element without a read position", offset: node.start)
     }
 
     @inline(never)
@@ -98,15 +100,20 @@ extension V2Format.Reader {
             try expect(node, .lengthDelimited, for: what())
             return (node.start, node.end)
         case V2Format.element:
-            let cursor = try Self.cursor(of: node)
+            // The node's reference is moved out, not copied: the node becomes a raw range
+            // without a cursor, and a copy cost a retain and a release per element.
+            guard let cursor = node.cursor.take() else { throw Self.noCursor(node) }
             var r = ByteReader(
                 buffer: node.buffer, offset: cursor.offset, end: cursor.end, isOpenEnded: cursor.isOpenEnded)
             let length = try r.length("the length of \(what())")
             let start = r.offset
             cursor.offset = start + length
-            node = ByteNode(
-                buffer: node.buffer, start: start, end: start + length, tag: V2Format.raw,
-                extra: V2Format.noWireType)
+            // The node's fields are set one by one: assigning a whole node went through an
+            // outlined copy of it.
+            node.start = start
+            node.end = start + length
+            node.tag = V2Format.raw
+            node.extra = V2Format.noWireType
             return (start, start + length)
         default:
             throw foundNil(what(), node)
