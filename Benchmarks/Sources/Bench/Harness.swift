@@ -52,9 +52,6 @@ final class Sampler {
     private(set) var iterations = 1
     /// Timed samples to take.
     private(set) var sampleCount = 0
-    /// Run one untimed iteration before each sample (cheap operations only), so a sample does
-    /// not start with the caches of the previous case.
-    private var warmFirst = false
     private(set) var perOp: [Double] = []
 
     init(_ body: @escaping () throws -> Void) { self.body = body }
@@ -77,14 +74,17 @@ final class Sampler {
         // One more untimed sample at the final size.
         elapsed = try run(iterations)
         sampleCount = max(config.minimumSamples, min(config.samples, Int(config.budgetNanoseconds / max(elapsed, 1))))
-        warmFirst = elapsed / UInt64(iterations) < 5_000_000
         perOp.reserveCapacity(sampleCount)
     }
 
     var done: Bool { perOp.count >= sampleCount }
 
+    /// One timed sample, after one untimed iteration: a sample does not start with the caches
+    /// (and memory) of the case before it. Until 0aef84f only operations under 5 ms were warmed
+    /// so: a P5 depth-10,000 sample (one or two iterations) then started cold, and its time
+    /// depended on which case ran before it (v3 encode 9-11 ms cold, 6.2 ms warm).
     func sample() throws {
-        if warmFirst { _ = try run(1) }
+        _ = try run(1)
         perOp.append(Double(try run(iterations)) / Double(iterations))
     }
 
