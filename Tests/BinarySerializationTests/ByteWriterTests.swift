@@ -54,4 +54,22 @@ import Testing
         #expect(throws: EncodingError.self) { try Output.make(count: 4) { w in w.byte(1) } }
         #expect(throws: EncodingError.self) { try Output.make(count: 0) { w in w.byte(1) } }
     }
+    /// Outputs up to `Output.copiedLimit` bytes are copied into a `Data` of their own, larger ones
+    /// handed over: both sides of the limit give the bytes written, in both formats, for the
+    /// streamed and the tree path alike, and decode back.
+    @Test(arguments: [0, 1, 2, Output.copiedLimit - 1, Output.copiedLimit, Output.copiedLimit + 1, 1000])
+    func outputsOnBothSidesOfTheCopyLimit(count: Int) throws {
+        let direct = try Output.make(count: count) { w in
+            for i in 0..<count { w.byte(UInt8(truncatingIfNeeded: i &* 7)) }
+        }
+        #expect(Array(direct) == (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        for format in [BinaryFormat.v3, .v2] {
+            // A string whose encoded value is about `count` bytes.
+            let value = ["s": String(repeating: "x", count: max(count - 8, 0)), "t": "y"]
+            let encoder = BinaryEncoder(format: format)
+            let data = try encoder.encode(value)
+            #expect(data == (try encoder.encode(tree: encoder.encodeTree(value))))
+            #expect(try BinaryDecoder(format: format).decode([String: String].self, from: data) == value)
+        }
+    }
 }

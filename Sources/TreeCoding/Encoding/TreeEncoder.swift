@@ -12,7 +12,7 @@ public struct TreeEncoder: EncodesToTree, Sendable {
     /// fields stay in the order they were encoded, which is deterministic.
     public var sortKeysDuringEncoding: Bool = false
     /// Context for `encode(to:)` implementations.
-    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    public var userInfo: [CodingUserInfoKey: any Sendable] = Dictionary()
     /// The deepest nesting of containers accepted; deeper values throw `EncodingError.invalidValue`.
     public var maximumDepth: Int = 512
 

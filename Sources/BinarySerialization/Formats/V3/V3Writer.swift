@@ -168,8 +168,15 @@ struct V3Writer {
     }
 }
 
-/// The output buffer: allocated once at its exact size and handed to `Data` without a copy.
+/// The output buffer: allocated once at its exact size and handed to `Data` without a copy
+/// (a small one is copied: ``copiedLimit``).
 enum Output {
+    /// Outputs of up to this many bytes are copied into a `Data` of their own and the buffer
+    /// freed. A `Data` that takes the buffer with a deallocator costs more to make and to free
+    /// (Foundation's exclusivity checks on its storage, the deallocator's call) than a small
+    /// copy: a 24-byte P1 encode ran 84 instructions fewer, an 890-byte P5 encode 20 more.
+    static let copiedLimit = 256
+
     /// Allocates `count` bytes, lets `body` fill them, and checks it wrote exactly `count`.
     ///
     /// - Throws: the error of `body`, or an `EncodingError` when the writes did not fill the
@@ -196,6 +203,10 @@ enum Output {
         if count == 0 {
             free(memory)
             return Data()
+        }
+        if count <= copiedLimit {
+            defer { free(memory) }
+            return Data(bytes: memory, count: count)
         }
         return Data(bytesNoCopy: memory, count: count, deallocator: .free)
     }

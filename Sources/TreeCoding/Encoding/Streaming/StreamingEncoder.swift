@@ -109,7 +109,7 @@ package final class StreamingEncoder {
         nextID &+= 1
         frames.append(
             Frame(id: rootID, state: .holder, step: nil, encoderDepth: 0, valueDepth: 0, pathDepth: 0, keyStart: 0))
-        defer { userInfo = [:] }  // do not keep the caller's objects alive between runs
+        defer { userInfo = Dictionary() }  // do not keep the caller's objects alive between runs
         do {
             if throughEncodable {
                 try encodeWithChild(value, step: nil, in: 0)
