@@ -9,7 +9,7 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
     /// The wire format to read.
     public var format: BinaryFormat
     /// Context for `init(from:)` implementations.
-    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    public var userInfo: [CodingUserInfoKey: any Sendable] = Dictionary()
     /// Limits that keep hostile input from exhausting the stack or memory.
     public var limits: DecodingLimits = DecodingLimits()
     /// v2 only: expect the "nil index set" that ``BinaryEncoder/prependNilIndexSetForUnkeyedContainers``

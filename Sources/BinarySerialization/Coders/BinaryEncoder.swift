@@ -24,7 +24,7 @@ public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
     /// Setting `userInfo[BinaryEncoder.userInfoSortKey] = true` has the same effect.
     public var sortKeysDuringEncoding: Bool = false
     /// Context for `encode(to:)` implementations.
-    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    public var userInfo: [CodingUserInfoKey: any Sendable] = Dictionary()
     /// v2 only: write a "nil index set" before each unkeyed container, so that `encodeNil()` in an
     /// unkeyed container can be stored (the legacy format has no other way to write it).
     /// The decoder must use the same setting.

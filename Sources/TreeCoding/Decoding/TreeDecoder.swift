@@ -3,7 +3,7 @@
 /// `BinaryDecoder` (module BinarySerialization) runs the same decoder over views of bytes.
 public struct TreeDecoder: DecodesFromTree, Sendable {
     /// Context for `init(from:)` implementations.
-    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    public var userInfo: [CodingUserInfoKey: any Sendable] = Dictionary()
     /// The deepest nesting of containers accepted; deeper input throws `DecodingError.dataCorrupted`.
     public var maximumDepth: Int = 512
 

@@ -109,7 +109,9 @@ package final class StreamingEncoder {
         nextID &+= 1
         frames.append(
             Frame(id: rootID, state: .holder, step: nil, encoderDepth: 0, valueDepth: 0, pathDepth: 0, keyStart: 0))
-        defer { userInfo = Dictionary() }  // do not keep the caller's objects alive between runs
+        // Do not keep the caller's objects alive between runs. (`Dictionary()`: the literal `[:]`
+        // went through `Dictionary(dictionaryLiteral:)`, about 30 instructions per run.)
+        defer { userInfo = Dictionary() }
         do {
             if throughEncodable {
                 try encodeWithChild(value, step: nil, in: 0)
