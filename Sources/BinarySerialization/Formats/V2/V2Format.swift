@@ -27,7 +27,13 @@ enum V2Format {
 
     /// An element node reading from `cursor`.
     static func element(_ buffer: UnsafeRawBufferPointer, _ cursor: ByteCursor) -> ByteNode {
-        ByteNode(buffer: buffer, start: cursor.offset, end: cursor.end, tag: element, cursor: cursor)
+        element(buffer, cursor, at: cursor.offset, end: cursor.end)
+    }
+
+    /// An element node reading from `cursor`, whose position (`at`) and end the caller has read.
+    @inline(__always)
+    static func element(_ buffer: UnsafeRawBufferPointer, _ cursor: ByteCursor, at start: Int, end: Int) -> ByteNode {
+        ByteNode(buffer: buffer, start: start, end: end, tag: element, cursor: cursor)
     }
 
     /// The reader of data without nil index sets.
@@ -476,7 +482,7 @@ extension V2Format.Reader {
         guard position < end else { throw atEnd(position) }
         view.offset = position
         view.currentIndex += 1
-        return ByteNode(buffer: view.buffer, start: position, end: end, tag: V2Format.element, cursor: cursor)
+        return V2Format.element(view.buffer, cursor, at: position, end: end)
     }
 
     @inline(never)
