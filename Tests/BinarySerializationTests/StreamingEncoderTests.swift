@@ -330,6 +330,46 @@ import Testing
                 try c.encode(2)
             }),
         Streams(
+            description: "arrays of strings in every context (sent to the sink whole)",
+            value: Scripted { e in
+                var c = e.container(keyedBy: Key.self)
+                try c.encode(["a", "", "é😀", String(repeating: "s", count: 130)], forKey: Key("field"))
+                try c.encode(Optional(["o"]), forKey: Key("optional"))
+                try c.encodeIfPresent(Optional([String]()), forKey: Key("emptyIfPresent"))
+                try c.encode([["x", "y"], [], ["z"]], forKey: Key("nested"))
+                var u = c.nestedUnkeyedContainer(forKey: Key("elements"))
+                try u.encode(["in", "unkeyed"])
+                try u.encode([String]())
+                try u.encode(
+                    Scripted { inner in
+                        var single = inner.singleValueContainer()
+                        try single.encode(["through", "single"])
+                    })
+                try c.encode(
+                    Scripted { inner in
+                        var single = inner.singleValueContainer()
+                        try single.encode(["single", "field"])
+                    }, forKey: Key("single"))
+            }),
+        Streams(
+            description: "arrays of strings between nil elements (nil index sets count the arrays)",
+            value: Scripted { e in
+                var c = e.unkeyedContainer()
+                try c.encode(["a", "b"])
+                try c.encodeNil()
+                try c.encode([String]())
+                try c.encodeNil()
+                var n = c.nestedUnkeyedContainer()
+                try n.encode(["n"])
+                try n.encodeNil()
+            }),
+        Streams(
+            description: "an array of strings at the top level, inside a single value",
+            value: Scripted { e in
+                var single = e.singleValueContainer()
+                try single.encode(["top", "", "level"])
+            }),
+        Streams(
             description: "empty containers everywhere",
             value: Scripted { e in
                 var c = e.container(keyedBy: Key.self)
@@ -372,6 +412,7 @@ import Testing
                 "an integer key past 2^59 (v3 bytes, no v2 bytes)",
                 "explicit nil elements at several indices and depths",
                 "an explicit nil element at index 200 in a long container",
+                "arrays of strings between nil elements (nil index sets count the arrays)",
             ])
         #expect(refused[2] == ["an integer key past 2^59 (v3 bytes, no v2 bytes)"])
     }

@@ -26,6 +26,29 @@ import Testing
         }
     }
 
+    struct Tagged: Codable, Equatable {
+        var tags: [String]
+        var count: UInt8
+    }
+
+    /// An array of strings as a field, unsorted (the streamed path, which hands the sink the
+    /// whole array), in each format: bytes worked out from the format descriptions.
+    @Test(arguments: [
+        (BinaryFormat.v3, false, "09 74 61 67 73  0c  02 61  00  04 62 63  0b 63 6f 75 6e 74  02 07"),
+        (.v2, false, "4a 74 61 67 73  06  01 61  00  02 62 63  5e 63 6f 75 6e 74  07"),
+        (.v2, true, "4a 74 61 67 73  07  00  01 61  00  02 62 63  5e 63 6f 75 6e 74  07"),
+    ])
+    func stringArrayFieldGoldenBytes(_ format: BinaryFormat, _ nilIndexSets: Bool, _ hex: String) throws {
+        var encoder = BinaryEncoder(format: format)
+        encoder.prependNilIndexSetForUnkeyedContainers = nilIndexSets
+        var decoder = BinaryDecoder(format: format)
+        decoder.prependNilIndexSetForUnkeyedContainers = nilIndexSets
+        let value = Tagged(tags: ["a", "", "bc"], count: 7)
+        #expect(spacedHex(Array(try encoder.encode(value))) == spacedHex(bytes(hex)))
+        #expect(spacedHex(Array(try encoder.encode(tree: encoder.encodeTree(value)))) == spacedHex(bytes(hex)))
+        #expect(try decoder.decode(Tagged.self, from: bytes(hex)) == value)
+    }
+
     @Test func errorsNameTheElement() throws {
         // v3: "a", then invalid UTF-8 (c3 28), then a nil element.
         let v3 = BinaryDecoder()

@@ -99,12 +99,12 @@ package final class RecordingStream {
     }
 
     /// The value of the node of `id` is an unkeyed container of the string leaves `strings`:
-    /// sent element by element, as the streaming encoder sends an array of strings (the same
+    /// sent as the streaming encoder sends an array of strings (the same
     /// bytes as the container's leaf, without an array of leaves made for it).
     func strings(_ id: Int, _ strings: [String]) {
         send(id, .unkeyed(strings.map { .string($0) })) { sink in
             sink.begin(.unkeyed)
-            for string in strings { sink.value(.string(string)) }
+            sink.strings(strings)
             sink.end()
         }
     }

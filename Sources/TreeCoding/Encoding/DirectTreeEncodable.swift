@@ -65,10 +65,10 @@ extension PackedElement {
 
 extension String {
     static func encodeArray(_ elements: [String]) -> BinaryValue { .unkeyed(elements.map { .string($0) }) }
-    /// Element by element: no array of nodes.
+    /// No array of nodes: the elements go to the sink as they are.
     static func streamArray(_ elements: [String], into engine: StreamingEncoder) {
         engine.sink.begin(.unkeyed)
-        for element in elements { engine.sink.value(.string(element)) }
+        engine.sink.strings(elements)
         engine.sink.end()
     }
 }

@@ -191,9 +191,28 @@ final class V2Sink: ByteSink {
                 break
             }
         }
-        // Strings (an array of strings sends one per element) skip `write`'s dispatch.
-        if case .string(let string) = node { return write(string, contexts[top].children) }
-        write(node, contexts[top].children)
+        switch node {
+        case .string(let string):
+            write(string, contexts[top].children)
+        case .bool, .int8, .uint8, .int16, .uint16, .int32, .uint32, .int64, .uint64, .int, .uint, .float, .double:
+            // Numbers and Bools, the same bytes in every context, are written here rather than
+            // through `write`: a call and its frame per field.
+            guard let size = Scalars.size(of: node) else { return fail() }
+            buffer.append(size) { w in Scalars.write(node, to: &w) }
+        default:
+            write(node, contexts[top].children)
+        }
+    }
+
+    func strings(_ strings: [String]) {
+        let top = contexts.count &- 1
+        guard keyAt < 0, contexts[top].kind == .unkeyed else {
+            for string in strings { value(.string(string)) }  // what the events mean anywhere else
+            return
+        }
+        if nilIndexSets { contexts[top].elements &+= strings.count }
+        let context = contexts[top].children
+        for string in strings { write(string, context) }
     }
 
     /// Writes a string in `context`: length-delimited but as a raw value.

@@ -124,6 +124,21 @@ final class V3Sink: ByteSink {
         }
     }
 
+    func strings(_ strings: [String]) {
+        guard childrenAreElements else {
+            for string in strings { value(.string(string)) }  // what the events mean anywhere else
+            return
+        }
+        for string in strings {
+            let size = string.utf8.count
+            let prefix = UInt64(size) << 1
+            buffer.append(varintSize(prefix) &+ size) { w in
+                w.varint(prefix)
+                w.string(string)
+            }
+        }
+    }
+
     func key(_ key: BinaryKey) {
         if let i = key.intValue {
             guard i >= 0 else { return fail() }  // no v3 bytes; the tree path reports it

@@ -4,6 +4,8 @@
 /// The events describe the same tree ``TreeEncoder`` builds, in pre-order:
 /// - ``value(_:)`` is a whole node that has no events inside: a leaf, a packed array, a nil, or a
 ///   small container built in one piece (an empty keyed container, an unkeyed container of strings);
+/// - ``strings(_:)`` is elements of the open unkeyed container, all strings, as ``value(_:)``
+///   would send them one by one (an array of strings, without a call and a dispatch per element);
 /// - ``key(_:)`` comes before each field's value in a keyed container;
 /// - ``begin(_:)`` and ``end()`` bracket a node whose content arrives as further events.
 ///
@@ -14,6 +16,7 @@
 /// `false` from ``finish()``; the caller then encodes through the tree, which reports the error.
 package protocol EncodingSink: AnyObject {
     func value(_ node: BinaryValue)
+    func strings(_ strings: [String])
     func key(_ key: BinaryKey)
     func begin(_ kind: SinkNodeKind)
     func end()
