@@ -211,8 +211,14 @@ final class V2Sink: ByteSink {
             return
         }
         if nilIndexSets { contexts[top].elements &+= strings.count }
-        let context = contexts[top].children
-        for string in strings { write(string, context) }
+        // An unkeyed container's elements are never raw: each is its length, then its bytes.
+        for string in strings {
+            let size = string.utf8.count
+            buffer.append(varintSize(UInt64(size)) &+ size) { w in
+                w.varint(UInt64(size))
+                w.string(string)
+            }
+        }
     }
 
     /// Writes a string in `context`: length-delimited but as a raw value.
