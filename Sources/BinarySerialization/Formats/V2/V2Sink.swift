@@ -211,27 +211,27 @@ final class V2Sink: ByteSink {
             return
         }
         if nilIndexSets { contexts[top].elements &+= strings.count }
-        // An unkeyed container's elements are never raw: each is its length, then its bytes.
-        for string in strings {
-            let size = string.utf8.count
-            buffer.append(varintSize(UInt64(size)) &+ size) { w in
-                w.varint(UInt64(size))
-                w.string(string)
-            }
-        }
+        // An unkeyed container's elements are never raw.
+        for string in strings { appendDelimited(string) }
     }
 
     /// Writes a string in `context`: length-delimited but as a raw value.
     @inline(never)
     private func write(_ string: String, _ context: V2Writer.Context) {
-        let size = string.utf8.count
         if context == .raw {
-            buffer.append(size) { w in w.string(string) }
+            buffer.append(string.utf8.count) { w in w.string(string) }
         } else {
-            buffer.append(varintSize(UInt64(size)) &+ size) { w in
-                w.varint(UInt64(size))
-                w.string(string)
-            }
+            appendDelimited(string)
+        }
+    }
+
+    /// A string's length, then its bytes (inlined: `strings(_:)` runs it per element).
+    @inline(__always)
+    private func appendDelimited(_ string: String) {
+        let size = string.utf8.count
+        buffer.append(varintSize(UInt64(size)) &+ size) { w in
+            w.varint(UInt64(size))
+            w.string(string)
         }
     }
 
