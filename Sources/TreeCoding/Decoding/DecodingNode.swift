@@ -286,21 +286,23 @@ package enum DecodingNode {
             }
         }
 
-        /// Every entry in stored order, without looking keys up one by one.
-        package func forEachEntry(_ format: (any ByteFormat.Type)?, _ body: (BinaryKey, DecodingNode) throws -> Void)
-            rethrows
-        {
+        /// The entry at `position` (below ``count``), without looking its key up: reading every
+        /// entry in stored order this way reads them as stored. A loop over positions in the
+        /// caller, not a closure per entry: in unspecialized generic code (a dictionary's
+        /// decoding), each call of a closure looks the caller's generic types up again.
+        @inline(__always)
+        package func entry(at position: Int) -> (key: BinaryKey, value: DecodingNode) {
             switch self {
             case .bytes(let v):
-                for e in v.entries { try body(ByteKeyedView.key(of: e, v.buffer), .bytes(e.value)) }
+                let e = v.entries[position]
+                return (ByteKeyedView.key(of: e, v.buffer), .bytes(e.value))
             case .tree(let v):
-                for f in v.fields.fields { try body(f.key, .tree(f.value)) }
+                let f = v.fields.fields[position]
+                return (f.key, .tree(f.value))
             case .recording(let r):
-                let v = r.base
-                for (position, e) in v.entries.enumerated() {
-                    let key = ByteKeyedView.key(of: e, v.buffer)
-                    try body(key, r.recorded(e.value, at: position, forKey: key))
-                }
+                let e = r.base.entries[position]
+                let key = ByteKeyedView.key(of: e, r.base.buffer)
+                return (key, r.recorded(e.value, at: position, forKey: key))
             }
         }
     }
