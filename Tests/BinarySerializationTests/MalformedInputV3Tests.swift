@@ -210,6 +210,23 @@ extension MalformedInputV3Tests {
             03 61  02 04                 // "a": 2 again
             """, "dataCorrupted", offset: 5),  // a string key's offset is that of its UTF-8 bytes
         Malformed(
+            "a string key holding a surrogate", [String: Int].self,
+            """
+            07 ed a0 80  02 02           // U+D800, which UTF-8 cannot spell: 1
+            """, "dataCorrupted", offset: 1),
+        Malformed(
+            "a string key in an overlong form", [String: Int].self,
+            """
+            03 61  02 02                 // "a": 1
+            05 c0 af  02 04              // "/" in two bytes: 2
+            """, "dataCorrupted", offset: 5),
+        Malformed(
+            "a string key ending inside a character", [String: Int].self,
+            """
+            03 61  02 02                 // "a": 1
+            05 e2 82  02 04              // the first two of "€"'s three bytes: 2
+            """, "dataCorrupted", offset: 5),
+        Malformed(
             "a duplicate struct field", SMessage.self,
             """
             0d 69 73 52 65 61 64  02 01  // "isRead": true

@@ -235,9 +235,7 @@ package struct ByteNode {
         if e.count <= Self.indexThreshold, Self.strictlyAscendingIntKeys(e) { return nil }
         for entry in e where entry.intKey == Entry.stringKey && entry.keyLength > 0 {
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[entry.keyStart..<entry.keyStart + entry.keyLength])
-            // Decoding repairs invalid UTF-8 with U+FFFD, so the bytes come back different.
-            // (`String(validating:as:)` would say it directly, but needs macOS 15 / iOS 18.)
-            if !isASCII(bytes), !String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes) {
+            if !isASCII(bytes), !isValidUTF8(bytes) {
                 throw WireFormatError(.invalidBytes, "invalid UTF-8 in a string key", offset: entry.keyStart)
             }
         }
@@ -348,24 +346,6 @@ func bytesEqual(_ buffer: UnsafeRawBufferPointer, _ offset: Int, _ other: Unsafe
     if length == 0 { return true }
     guard let base = buffer.baseAddress, let other else { return false }
     return memcmp(base + offset, other, length) == 0
-}
-
-/// Whether every byte is below 0x80: eight at a time, then one at a time for the rest (a
-/// generic `contains(where:)` cost about six instructions a byte, on every string key read).
-@inline(__always)
-func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    guard let base = bytes.baseAddress else { return true }
-    let count = bytes.count
-    var i = 0
-    while count &- i >= 8 {
-        if base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-        i &+= 8
-    }
-    while i < count {
-        if base.load(fromByteOffset: i, as: UInt8.self) >= 0x80 { return false }
-        i &+= 1
-    }
-    return true
 }
 
 /// The state of an unkeyed container read from bytes; the format moves it along.
