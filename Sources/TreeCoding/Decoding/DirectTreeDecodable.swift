@@ -169,7 +169,10 @@ extension Dictionary: DirectTreeDecodable where Key: DictionaryKey, Value: Decod
     static func decodeDirect(
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> [Key: Value] {
-        let view = try node.keyedView(impl.format)
+        let session = impl.session
+        let mark = session.keyedStatesInUse
+        defer { session.popKeyedStates(to: mark) }
+        let view = try node.keyedView(impl.format, storage: session.keyedEntries(impl))
         let path = parent.appending(step)
         let count = view.count
         // Unspecialized, each call on `[Key: Value]` needs its metadata, a runtime look-up of

@@ -174,6 +174,21 @@ package final class KeyedContainerState {
         viewIsClosed = true
     }
 
+    /// The state's entry storage, emptied of its last container, for a view a caller frames and
+    /// reads itself (a dictionary's entries). The state must be free (no container holds it), so
+    /// only its own closed view referred to the storage, and a recording copies the entries it
+    /// records; new storage all the same if anything else still refers to it.
+    func entriesForView() -> KeyedEntries {
+        scanned = nil
+        closeView()
+        if recording != nil {
+            recording = nil
+            stream = nil
+        }
+        if !isKnownUniquelyReferenced(&storage) { storage = KeyedEntries() }
+        return storage
+    }
+
     /// Drops the container's path once no container holds the state: it refers to the parent's
     /// path, which would otherwise look held and not be reused. (A path someone kept stays as it
     /// is.)
@@ -414,6 +429,15 @@ package final class KeyedStatePool {
             slot.pointee.rebuilder = ContainerBoxes.decodingRebuilder(Key.self)
         }
         return container
+    }
+
+    /// Entry storage for a keyed container read without a container (a dictionary's), from the
+    /// state at this depth, which counts as in use until ``pop(to:)``: a dictionary in an array
+    /// frames its entries where the one before it did, rather than into new storage.
+    func entries(_ impl: TreeDecoderImpl) -> KeyedEntries {
+        let slot = freeSlot(impl)
+        inUse += 1
+        return slot.pointee.state.entriesForView()
     }
 
     /// The value whose `init(from:)` took the states from `mark` on has been decoded: they are

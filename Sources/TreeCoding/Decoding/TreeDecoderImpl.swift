@@ -337,6 +337,13 @@ package final class DecodingSession {
         if !hasEnded { keyedStates.pop(to: mark) }
     }
 
+    /// Entry storage for a keyed container the caller reads itself (see
+    /// ``KeyedStatePool/entries(_:)``), until ``popKeyedStates(to:)``; storage of its own once
+    /// the run has ended.
+    func keyedEntries(_ impl: TreeDecoderImpl) -> KeyedEntries {
+        hasEnded ? KeyedEntries() : keyedStates.entries(impl)
+    }
+
     /// A keyed container of `Key` opened on `node`.
     func keyedContainer<Key: CodingKey>(
         _ type: Key.Type, _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
