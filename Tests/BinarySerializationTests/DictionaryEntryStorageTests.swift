@@ -44,7 +44,8 @@ import Testing
         #expect(try decoder.decode([Shelf].self, from: data) == Self.shelves)
         // The same decoder again: the states and their storage come back from the last run.
         #expect(try decoder.decode([Shelf].self, from: data) == Self.shelves)
-        #expect(try decoder.decode([Shelf].self, fromTree: decoder.decodeTree([Shelf].self, from: data)) == Self.shelves)
+        #expect(
+            try decoder.decode([Shelf].self, fromTree: decoder.decodeTree([Shelf].self, from: data)) == Self.shelves)
     }
 
     /// Reads its last field first: a transcode cannot stream it and records the value (each

@@ -14,50 +14,52 @@ import Testing
         String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes)
     }
 
-    @Test(arguments: [
-        ([], "empty"),
-        ([0x61, 0x7f], "ASCII"),
-        ([0xc2, 0x80], "U+0080, the first two-byte character"),
-        ([0xc3, 0xa9], "é"),
-        ([0xdf, 0xbf], "U+07FF, the last two-byte character"),
-        ([0xe0, 0xa0, 0x80], "U+0800, the first three-byte character"),
-        ([0xe2, 0x82, 0xac], "€"),
-        ([0xed, 0x9f, 0xbf], "U+D7FF, just below the surrogates"),
-        ([0xee, 0x80, 0x80], "U+E000, just above the surrogates"),
-        ([0xef, 0xbf, 0xbf], "U+FFFF"),
-        ([0xf0, 0x90, 0x80, 0x80], "U+10000, the first four-byte character"),
-        ([0xf0, 0x9d, 0x84, 0x9e], "𝄞"),
-        ([0xf4, 0x8f, 0xbf, 0xbf], "U+10FFFF, the last code point"),
-        ([0x61, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0x62], "mixed"),
-    ] as [([UInt8], String)])
+    @Test(
+        arguments: [
+            ([], "empty"),
+            ([0x61, 0x7f], "ASCII"),
+            ([0xc2, 0x80], "U+0080, the first two-byte character"),
+            ([0xc3, 0xa9], "é"),
+            ([0xdf, 0xbf], "U+07FF, the last two-byte character"),
+            ([0xe0, 0xa0, 0x80], "U+0800, the first three-byte character"),
+            ([0xe2, 0x82, 0xac], "€"),
+            ([0xed, 0x9f, 0xbf], "U+D7FF, just below the surrogates"),
+            ([0xee, 0x80, 0x80], "U+E000, just above the surrogates"),
+            ([0xef, 0xbf, 0xbf], "U+FFFF"),
+            ([0xf0, 0x90, 0x80, 0x80], "U+10000, the first four-byte character"),
+            ([0xf0, 0x9d, 0x84, 0x9e], "𝄞"),
+            ([0xf4, 0x8f, 0xbf, 0xbf], "U+10FFFF, the last code point"),
+            ([0x61, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0x62], "mixed"),
+        ] as [([UInt8], String)])
     func acceptsWellFormed(_ bytes: [UInt8], _ name: String) {
         #expect(Self.valid(bytes), "\(name)")
         #expect(Self.reference(bytes), "\(name): the reference disagrees")
     }
 
-    @Test(arguments: [
-        ([0x80], "a lone continuation byte"),
-        ([0x61, 0xbf], "a continuation byte after ASCII"),
-        ([0xc0, 0xaf], "an overlong two-byte form (C0)"),
-        ([0xc1, 0xbf], "an overlong two-byte form (C1)"),
-        ([0xe0, 0x80, 0x80], "an overlong three-byte form"),
-        ([0xe0, 0x9f, 0xbf], "an overlong three-byte form, at its top"),
-        ([0xed, 0xa0, 0x80], "U+D800, a surrogate"),
-        ([0xed, 0xbf, 0xbf], "U+DFFF, a surrogate"),
-        ([0xf0, 0x80, 0x80, 0x80], "an overlong four-byte form"),
-        ([0xf0, 0x8f, 0xbf, 0xbf], "an overlong four-byte form, at its top"),
-        ([0xf4, 0x90, 0x80, 0x80], "U+110000, past the last code point"),
-        ([0xf5, 0x80, 0x80, 0x80], "the lead byte F5"),
-        ([0xff], "the byte FF"),
-        ([0xc3], "a two-byte sequence cut off"),
-        ([0xe2, 0x82], "a three-byte sequence cut off"),
-        ([0xf0, 0x9d, 0x84], "a four-byte sequence cut off"),
-        ([0xc3, 0x28], "a second byte that is not a continuation"),
-        ([0xe2, 0x28, 0xa1], "a three-byte sequence broken at its second byte"),
-        ([0xe2, 0x82, 0x28], "a three-byte sequence broken at its third byte"),
-        ([0xf0, 0x9d, 0x84, 0x28], "a four-byte sequence broken at its fourth byte"),
-        ([0x61, 0x62, 0xe2, 0x82], "valid, then a sequence cut off at the end"),
-    ] as [([UInt8], String)])
+    @Test(
+        arguments: [
+            ([0x80], "a lone continuation byte"),
+            ([0x61, 0xbf], "a continuation byte after ASCII"),
+            ([0xc0, 0xaf], "an overlong two-byte form (C0)"),
+            ([0xc1, 0xbf], "an overlong two-byte form (C1)"),
+            ([0xe0, 0x80, 0x80], "an overlong three-byte form"),
+            ([0xe0, 0x9f, 0xbf], "an overlong three-byte form, at its top"),
+            ([0xed, 0xa0, 0x80], "U+D800, a surrogate"),
+            ([0xed, 0xbf, 0xbf], "U+DFFF, a surrogate"),
+            ([0xf0, 0x80, 0x80, 0x80], "an overlong four-byte form"),
+            ([0xf0, 0x8f, 0xbf, 0xbf], "an overlong four-byte form, at its top"),
+            ([0xf4, 0x90, 0x80, 0x80], "U+110000, past the last code point"),
+            ([0xf5, 0x80, 0x80, 0x80], "the lead byte F5"),
+            ([0xff], "the byte FF"),
+            ([0xc3], "a two-byte sequence cut off"),
+            ([0xe2, 0x82], "a three-byte sequence cut off"),
+            ([0xf0, 0x9d, 0x84], "a four-byte sequence cut off"),
+            ([0xc3, 0x28], "a second byte that is not a continuation"),
+            ([0xe2, 0x28, 0xa1], "a three-byte sequence broken at its second byte"),
+            ([0xe2, 0x82, 0x28], "a three-byte sequence broken at its third byte"),
+            ([0xf0, 0x9d, 0x84, 0x28], "a four-byte sequence broken at its fourth byte"),
+            ([0x61, 0x62, 0xe2, 0x82], "valid, then a sequence cut off at the end"),
+        ] as [([UInt8], String)])
     func rejectsIllFormed(_ bytes: [UInt8], _ name: String) {
         #expect(!Self.valid(bytes), "\(name)")
         #expect(!Self.reference(bytes), "\(name): the reference disagrees")
