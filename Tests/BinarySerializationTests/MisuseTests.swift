@@ -211,6 +211,35 @@ import Testing
         stash.keyed = nil
     }
 
+    /// Opens a keyed container of another key type, so that the kept container's box becomes a
+    /// spare at its depth.
+    struct OtherKeyType: Encodable {
+        enum Keys: String, CodingKey { case other }
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(0, forKey: .other)
+        }
+    }
+
+    struct StasherOtherThenWriter: Encodable {
+        let stash: Stash
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.unkeyedContainer()
+            try c.encode(Stasher(stash: stash))
+            try c.encode(OtherKeyType())
+            try c.encode(WritesThroughTheStash(stash: stash))
+        }
+    }
+
+    /// The same with a value of another key type in between: the kept container's box is then
+    /// a spare, which is not handed out either.
+    @Test(arguments: formats)
+    func aKeptKeyedContainerAmongSparesIsNotHandedToALaterValue(_ format: BinaryFormat) throws {
+        let stash = Stash()
+        _ = lateWriteError(encoding: StasherOtherThenWriter(stash: stash), format)
+        stash.keyed = nil
+    }
+
     // MARK: Decoding: decoders and containers kept past the decode call
 
     final class DecoderStash: @unchecked Sendable {

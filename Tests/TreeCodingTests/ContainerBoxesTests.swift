@@ -88,4 +88,76 @@ import Testing
         let values = try TreeDecoder().decode([Alternating].self, fromTree: .unkeyed(elements)).map(\.value)
         #expect(values == (0..<12).map { $0 % 3 == 2 ? -$0 : $0 })
     }
+
+    /// Notes, per key type, the box of each container it opens (weakly), and keeps the container
+    /// of every `keepEvery`-th value.
+    final class TurnLog: @unchecked Sendable {
+        var boxes: [String: [Log.Weak]] = [:]
+        var kept: [(n: Int, read: () throws -> Int)] = []
+        let keepEvery: Int
+        init(keepEvery: Int) { self.keepEvery = keepEvery }
+        static let key = CodingUserInfoKey(rawValue: "turns")!
+    }
+
+    /// Three key types taking turns at one depth, as an enum's cases or a struct's fields of
+    /// different types do: `{"a": n}`, `{"b": n}` or `{"c": n}` by `n % 3`.
+    struct TakingTurns: Decodable {
+        enum KeysA: String, CodingKey { case a }
+        enum KeysB: String, CodingKey { case b }
+        enum KeysC: String, CodingKey { case c }
+        let n: Int
+
+        init(from decoder: any Decoder) throws {
+            let log = try #require(decoder.userInfo[TurnLog.key] as? TurnLog)
+            func read<K: CodingKey>(_ type: K.Type, _ key: K) throws -> Int {
+                let c = try decoder.container(keyedBy: K.self)
+                let n = try c.decode(Int.self, forKey: key)
+                log.boxes["\(K.self)", default: []].append(Log.Weak(box: ContainerBoxes.box(of: c)))
+                if log.keepEvery > 0, n % log.keepEvery == 0 {
+                    log.kept.append((n, { try c.decode(Int.self, forKey: key) }))
+                }
+                return n
+            }
+            let any = try decoder.container(keyedBy: AnyKey.self)
+            if any.contains("a") {
+                n = try read(KeysA.self, .a)
+            } else if any.contains("b") {
+                n = try read(KeysB.self, .b)
+            } else {
+                n = try read(KeysC.self, .c)
+            }
+        }
+    }
+
+    func decodeTurns(_ count: Int, _ log: TurnLog) throws -> [Int] {
+        let elements: [BinaryValue] = (0..<count).map { i in [["a", "b", "c"][i % 3]: .int(i)] }
+        var decoder = TreeDecoder()
+        decoder.userInfo[TurnLog.key] = log
+        return try decoder.decode([TakingTurns].self, fromTree: .unkeyed(elements)).map(\.n)
+    }
+
+    /// Key types taking turns at one depth each get the box of their own type back (the others
+    /// are kept as spares), not a new box per value.
+    @Test func keyTypesTakingTurnsEachReuseTheirBox() throws {
+        let log = TurnLog(keepEvery: 0)
+        #expect(try decodeTurns(30, log) == Array(0..<30))
+        #expect(log.boxes.count == 3)
+        var firsts: [ObjectIdentifier] = []
+        for (type, boxes) in log.boxes {
+            let first = try #require(boxes.first?.box, "\(type)")
+            #expect(boxes.count == 10 && boxes.allSatisfy { $0.box === first }, "\(type)")
+            firsts.append(ObjectIdentifier(first))
+        }
+        #expect(Set(firsts).count == 3)
+    }
+
+    /// A kept container's box, last or spare, is never handed to a later value: each kept
+    /// container has a box of its own and reads its own value after the run.
+    @Test func aKeptContainerAmongTakingTurnsIsNotHandedOut() throws {
+        let log = TurnLog(keepEvery: 4)
+        #expect(try decodeTurns(30, log) == Array(0..<30))
+        #expect(log.kept.map(\.n) == Array(stride(from: 0, to: 30, by: 4)))
+        #expect(try log.kept.map { try $0.read() } == log.kept.map(\.n))
+        log.kept.removeAll()
+    }
 }

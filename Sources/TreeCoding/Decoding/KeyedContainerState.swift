@@ -350,7 +350,29 @@ package final class KeyedStatePool {
         var key: ObjectIdentifier?
         /// Rebuilds the box's wrapper (``ContainerBoxes/decodingRebuilder(_:)`` for `key`).
         var rebuilder: AnyObject?
+        /// Boxes of other key types made for the state before, most recent first (at most
+        /// ``maximumSpareBoxes``): values of different types take turns at one depth (an enum's
+        /// cases, a struct's fields of two struct types), and a box made again costs its runtime
+        /// look-ups each time.
+        var spares: [SpareBox] = []
     }
+
+    /// A box of ``Slot/spares``. (A class, and an optional: `isKnownUniquelyReferenced` on an
+    /// `AnyObject` in an array element does not see a sole reference, nor, in debug builds, on a
+    /// non-optional `AnyObject` property.)
+    private final class SpareBox {
+        @exclusivity(unchecked) var box: AnyObject?
+        @exclusivity(unchecked) var key: ObjectIdentifier
+        @exclusivity(unchecked) var rebuilder: AnyObject
+
+        init(box: AnyObject, key: ObjectIdentifier, rebuilder: AnyObject) {
+            self.box = box
+            self.key = key
+            self.rebuilder = rebuilder
+        }
+    }
+
+    private static let maximumSpareBoxes = 3
 
     // One run, one thread; no access stays open across a call out.
     @exclusivity(unchecked) private var slots: UnsafeMutablePointer<Slot>
@@ -376,12 +398,20 @@ package final class KeyedStatePool {
         slots.deallocate()
     }
 
-    /// Whether no container refers to the state of slot `i`: its box, if kept, is held by nothing
-    /// else (a state's only other holder is its container).
+    /// Whether no container refers to the state of slot `i`: its boxes, if kept, are held by
+    /// nothing else (a state's only other holders are its containers).
     @inline(__always)
     private func isFree(_ i: Int) -> Bool {
-        if slots[i].box != nil { return isKnownUniquelyReferenced(&slots[i].box) }
+        if slots[i].box != nil {
+            return isKnownUniquelyReferenced(&slots[i].box) && (slots[i].spares.isEmpty || sparesAreFree(i))
+        }
         return isKnownUniquelyReferenced(&slots[i].state)
+    }
+
+    @inline(never)
+    private func sparesAreFree(_ i: Int) -> Bool {
+        for spare in slots[i].spares where !isKnownUniquelyReferenced(&spare.box) { return false }
+        return true
     }
 
     /// Slot `inUse`, with a state no container holds.
@@ -422,13 +452,48 @@ package final class KeyedStatePool {
         {
             return ContainerBoxes.decoding(box, rebuilder, Key.self)
         }
+        if !slot.pointee.spares.isEmpty, let (box, rebuilder) = takeSpareBox(slot, ObjectIdentifier(Key.self)) {
+            return ContainerBoxes.decoding(box, rebuilder, Key.self)
+        }
         let container = KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: slot.pointee.state))
         if reusesBoxes {
+            keepLastBoxAsSpare(slot)
             slot.pointee.box = ContainerBoxes.box(of: container)
             slot.pointee.key = ObjectIdentifier(Key.self)
             slot.pointee.rebuilder = ContainerBoxes.decodingRebuilder(Key.self)
         }
         return container
+    }
+
+    /// The spare box of `key` in `slot` and its rebuilder, made the slot's last box (the last one
+    /// taking its place among the spares); `nil` if there is none. The slot is free, so its spares
+    /// are too. Not generic: out of line, it looks nothing up.
+    @inline(never)
+    private func takeSpareBox(_ slot: UnsafeMutablePointer<Slot>, _ key: ObjectIdentifier) -> (AnyObject, AnyObject)? {
+        guard let j = slot.pointee.spares.firstIndex(where: { $0.key == key }) else { return nil }
+        let spare = slot.pointee.spares[j]
+        guard let box = spare.box else { return nil }
+        let rebuilder = spare.rebuilder
+        if let last = slot.pointee.box, let lastKey = slot.pointee.key, let lastRebuilder = slot.pointee.rebuilder {
+            (spare.box, spare.key, spare.rebuilder) = (last, lastKey, lastRebuilder)
+        } else {
+            slot.pointee.spares.remove(at: j)
+        }
+        slot.pointee.box = box
+        slot.pointee.key = key
+        slot.pointee.rebuilder = rebuilder
+        return (box, rebuilder)
+    }
+
+    /// Moves the slot's last box, if any, to the front of its spares.
+    @inline(never)
+    private func keepLastBoxAsSpare(_ slot: UnsafeMutablePointer<Slot>) {
+        // Moved out of the slot, not copied: the slot's fields are set again by the caller.
+        guard let box = slot.pointee.box.take(), let key = slot.pointee.key,
+            let rebuilder = slot.pointee.rebuilder.take()
+        else { return }
+        slot.pointee.spares.insert(SpareBox(box: box, key: key, rebuilder: rebuilder), at: 0)
+        if slot.pointee.spares.count > Self.maximumSpareBoxes { slot.pointee.spares.removeLast() }
     }
 
     /// Entry storage for a keyed container read without a container (a dictionary's), from the

@@ -31,6 +31,12 @@ package final class StreamingEncoder {
     /// again (see ``ContainerBoxes``). The boxes refer to the engine: its owner calls
     /// ``releaseContainerBoxes()`` when done with it.
     @exclusivity(unchecked) private var keyedBoxes: [KeptBox?] = []
+    /// Boxes of other key types kept for each frame index, most recent first (at most
+    /// ``maximumSpareBoxes``): values of different types take turns at one depth (an enum's
+    /// cases, a struct's fields of two struct types), and a box made again costs its runtime
+    /// look-ups each time.
+    @exclusivity(unchecked) private var spareBoxes: [[KeptBox]] = []
+    private static let maximumSpareBoxes = 3
     private let reusesBoxes = ContainerBoxes.wrappersAreOneReference
     /// Set by the first thing this run cannot stream; every later call returns at once.
     @exclusivity(unchecked) private(set) var gaveUp = false
@@ -137,10 +143,11 @@ package final class StreamingEncoder {
 
     /// The box of a keyed container handed out, its key type and its frame id. (A class:
     /// `isKnownUniquelyReferenced` on an `AnyObject` in an array element answered no even when it
-    /// was the only reference.)
+    /// was the only reference. And an optional: on a non-optional `AnyObject` property it
+    /// answered no in debug builds too, and no box was reused.)
     private final class KeptBox {
         let key: ObjectIdentifier
-        @exclusivity(unchecked) var box: AnyObject
+        @exclusivity(unchecked) var box: AnyObject?
         /// Rebuilds the box's wrapper (``ContainerBoxes/encodingRebuilder(_:)`` for `key`).
         let rebuilder: AnyObject
         let frame: FrameID
@@ -154,31 +161,65 @@ package final class StreamingEncoder {
     }
 
     /// A keyed container of `Key` writing to frame `id`, the innermost (0 after giving up): the
-    /// box of the last container handed out for a frame at this index if it was of `Key` and
-    /// nothing holds it any more, else a new one, kept for the next.
+    /// box of a container handed out before for a frame at this index if it was of `Key` and
+    /// nothing holds it any more (the last one, else a spare), else a new one, kept for the next.
     func keyedContainer<Key: CodingKey>(_ type: Key.Type, id: Int) -> KeyedEncodingContainer<Key> {
         let index = frames.count &- 1
         guard id != 0, index >= 0, frames[index].id == id else {
             return KeyedEncodingContainer(StreamingKeyedContainer<Key>(engine: self, frame: FrameID(id)))
         }
-        if index < keyedBoxes.count, let kept = keyedBoxes[index], kept.key == ObjectIdentifier(Key.self),
-            isKnownUniquelyReferenced(&kept.box)
-        {
-            kept.frame.id = id
-            return ContainerBoxes.encoding(kept.box, kept.rebuilder, Key.self)
+        if index < keyedBoxes.count, let kept = keyedBoxes[index] {
+            if kept.key == ObjectIdentifier(Key.self), isKnownUniquelyReferenced(&kept.box), let box = kept.box {
+                kept.frame.id = id
+                return ContainerBoxes.encoding(box, kept.rebuilder, Key.self)
+            }
+            if let spare = takeSpareBox(at: index, ObjectIdentifier(Key.self)), let box = spare.box {
+                spare.frame.id = id
+                return ContainerBoxes.encoding(box, spare.rebuilder, Key.self)
+            }
         }
         let frame = FrameID(id)
         let container = KeyedEncodingContainer(StreamingKeyedContainer<Key>(engine: self, frame: frame))
-        if reusesBoxes {
-            while keyedBoxes.count <= index { keyedBoxes.append(nil) }
-            keyedBoxes[index] = KeptBox(container, frame: frame)
-        }
+        if reusesBoxes { keep(KeptBox(container, frame: frame), at: index) }
         return container
+    }
+
+    /// A free spare box of `key` at frame index `index`, made the index's last box (the last one
+    /// taking its place among the spares); `nil` if there is none. Not generic: out of line, it
+    /// looks nothing up.
+    @inline(never)
+    private func takeSpareBox(at index: Int, _ key: ObjectIdentifier) -> KeptBox? {
+        guard index < spareBoxes.count else { return nil }
+        for j in spareBoxes[index].indices {
+            let spare = spareBoxes[index][j]
+            guard spare.key == key, isKnownUniquelyReferenced(&spare.box) else { continue }
+            if let last = keyedBoxes[index] {
+                spareBoxes[index][j] = last
+            } else {
+                spareBoxes[index].remove(at: j)
+            }
+            keyedBoxes[index] = spare
+            return spare
+        }
+        return nil
+    }
+
+    /// Makes `kept` the last box of frame index `index`, the one before it the first spare.
+    @inline(never)
+    private func keep(_ kept: KeptBox, at index: Int) {
+        while keyedBoxes.count <= index { keyedBoxes.append(nil) }
+        if let last = keyedBoxes[index] {
+            while spareBoxes.count <= index { spareBoxes.append([]) }
+            spareBoxes[index].insert(last, at: 0)
+            if spareBoxes[index].count > Self.maximumSpareBoxes { spareBoxes[index].removeLast() }
+        }
+        keyedBoxes[index] = kept
     }
 
     /// Lets go of the kept boxes, which refer to the engine (a cycle otherwise).
     package func releaseContainerBoxes() {
         keyedBoxes = []
+        spareBoxes = []
     }
 
     // MARK: Giving up
