@@ -286,6 +286,16 @@ package enum DecodingNode {
             }
         }
 
+        /// The key of the entry at `position` (below ``count``); nothing is recorded.
+        @inline(__always)
+        package func key(at position: Int) -> BinaryKey {
+            switch self {
+            case .bytes(let v): return ByteKeyedView.key(of: v.entries[position], v.buffer)
+            case .tree(let v): return v.fields.fields[position].key
+            case .recording(let r): return ByteKeyedView.key(of: r.base.entries[position], r.base.buffer)
+            }
+        }
+
         /// The entry at `position` (below ``count``), without looking its key up: reading every
         /// entry in stored order this way reads them as stored. A loop over positions in the
         /// caller, not a closure per entry: in unspecialized generic code (a dictionary's

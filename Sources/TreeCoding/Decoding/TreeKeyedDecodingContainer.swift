@@ -8,12 +8,25 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     var codingPath: [any CodingKey] { path.path }
 
+    /// The stored keys that are keys of `Key`, in stored order. A loop of its own rather than a
+    /// `compactMap` over the stored keys: unspecialized, each generic call looks up the metadata
+    /// of `[Key]`, `Key?` and the array's storage again (an enum with associated values reads its
+    /// keys once per value).
     var allKeys: [Key] {
         guard impl.session.isOpen else { return [] }
-        return state.currentView.allKeys.compactMap { k in
-            if let i = k.intValue, let key = Key(intValue: i) { return key }
-            return Key(stringValue: k.stringValue)
+        let view = state.currentView
+        let count = view.count
+        var keys: [Key] = []
+        keys.reserveCapacity(count)
+        for position in 0..<count {
+            let k = view.key(at: position)
+            if let i = k.intValue, let key = Key(intValue: i) {
+                keys.append(key)
+            } else if let key = Key(stringValue: k.stringValue) {
+                keys.append(key)
+            }
         }
+        return keys
     }
 
     func contains(_ key: Key) -> Bool { impl.session.isOpen && state.currentView.contains(key) }
