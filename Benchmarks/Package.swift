@@ -10,6 +10,8 @@
 //   (malloc interposer) and wall-time percentiles.
 //     swift package --package-path Benchmarks benchmark
 // - `BenchSupport`: the payload types and the floor coder, shared by both.
+// - `Shapes`: other common shapes (enums with associated values, optionals, sets...) in a loop,
+//   for instruction counts: Benchmarks/shapes.sh
 import PackageDescription
 
 let package = Package(
@@ -31,6 +33,11 @@ let package = Package(
                 .product(name: "BinarySerialization", package: "TreeCodable"),
             ],
             path: "Sources/Bench"
+        ),
+        .executableTarget(
+            name: "Shapes",
+            dependencies: [.product(name: "BinarySerialization", package: "TreeCodable")],
+            path: "Sources/Shapes"
         ),
         .executableTarget(
             name: "TreeCodableBenchmarks",
