@@ -145,8 +145,6 @@ package struct TreeKeyedView {
         }
     }
 
-    package var allKeys: [BinaryKey] { fields.keys }
-
     /// The position of `key`: through the index, or by a search that starts at `hint` (the
     /// field after the one found last: types read fields in the order they wrote them) and wraps
     /// around. Keys are distinct, so where the search starts does not change the answer.

@@ -289,8 +289,6 @@ package struct ByteNode {
         return BinaryKey(stringValue: String(decoding: bytes, as: UTF8.self))
     }
 
-    var allKeys: [BinaryKey] { entries.map { Self.key(of: $0, buffer) } }
-
     /// The entry of a key (see ``position(_:in:_:hint:)``), through the index when there is one.
     func position(_ key: some CodingKey, hint: Int = 0) -> Int? {
         if let index {

@@ -35,10 +35,6 @@ package enum DecodingNode {
         return format
     }
 
-    package mutating func keyedView(_ format: (any ByteFormat.Type)?) throws -> KeyedView {
-        try keyedView(format, storage: KeyedEntries())
-    }
-
     /// The keyed view of the node; a byte node's entries are framed into `storage` (emptied
     /// first), which a caller may keep from one container to the next.
     package mutating func keyedView(_ format: (any ByteFormat.Type)?, storage: KeyedEntries) throws -> KeyedView {
@@ -242,15 +238,6 @@ package enum DecodingNode {
         case tree(TreeKeyedView)
         case bytes(ByteKeyedView)
         case recording(RecordingKeyedView)
-
-        /// The keys present, in stored order.
-        package var allKeys: [BinaryKey] {
-            switch self {
-            case .tree(let v): return v.allKeys
-            case .bytes(let v): return v.allKeys
-            case .recording(let r): return r.base.allKeys
-            }
-        }
 
         package func contains(_ key: some CodingKey) -> Bool {
             switch self {

@@ -72,15 +72,7 @@ package final class KeyedContainerState {
         if !isKnownUniquelyReferenced(&pathObject) { pathObject = ContainerPath() }
         setPath(parent: parent, step: step)
         hint = 0
-        scanned = nil
-        if recording != nil {
-            recording = nil
-            stream = nil
-        }
-        closeView()
-        // A view of the last use may still refer to `storage` (a container kept past its value,
-        // or a view a caller copied): then the entries go to new storage.
-        if !isKnownUniquelyReferenced(&storage) { storage = KeyedEntries() }
+        dropLastView()
         if case .bytes(var bytes) = node, let format = impl.format {
             // The common case, framed here: a `KeyedView` made and dropped would retain and
             // release the storage.
@@ -179,14 +171,22 @@ package final class KeyedContainerState {
     /// only its own closed view referred to the storage, and a recording copies the entries it
     /// records; new storage all the same if anything else still refers to it.
     func entriesForView() -> KeyedEntries {
+        dropLastView()
+        return storage
+    }
+
+    /// Forgets the last container's scan, view and recording. A view of the last use may still
+    /// refer to `storage` (a container kept past its value, or a view a caller copied): then the
+    /// next entries go to new storage.
+    @inline(__always)
+    private func dropLastView() {
         scanned = nil
-        closeView()
         if recording != nil {
             recording = nil
             stream = nil
         }
+        closeView()
         if !isKnownUniquelyReferenced(&storage) { storage = KeyedEntries() }
-        return storage
     }
 
     /// Drops the container's path once no container holds the state: it refers to the parent's
@@ -350,11 +350,8 @@ package final class KeyedStatePool {
         var key: ObjectIdentifier?
         /// Rebuilds the box's wrapper (``ContainerBoxes/decodingRebuilder(_:)`` for `key`).
         var rebuilder: AnyObject?
-        /// Boxes of other key types made for the state before, most recent first (at most
-        /// ``maximumSpareBoxes``): values of different types take turns at one depth (an enum's
-        /// cases, a struct's fields of two struct types), and a box made again costs its runtime
-        /// look-ups each time.
-        var spares: [SpareBox] = []
+        /// Boxes of other key types made for the state before.
+        var spares = SpareBoxes<SpareBox>()
     }
 
     /// A box of ``Slot/spares``. (A class, and an optional: `isKnownUniquelyReferenced` on an
@@ -371,8 +368,6 @@ package final class KeyedStatePool {
             self.rebuilder = rebuilder
         }
     }
-
-    private static let maximumSpareBoxes = 3
 
     // One run, one thread; no access stays open across a call out.
     @exclusivity(unchecked) private var slots: UnsafeMutablePointer<Slot>
@@ -410,7 +405,7 @@ package final class KeyedStatePool {
 
     @inline(never)
     private func sparesAreFree(_ i: Int) -> Bool {
-        for spare in slots[i].spares where !isKnownUniquelyReferenced(&spare.box) { return false }
+        for spare in slots[i].spares.entries where !isKnownUniquelyReferenced(&spare.box) { return false }
         return true
     }
 
@@ -470,14 +465,15 @@ package final class KeyedStatePool {
     /// are too. Not generic: out of line, it looks nothing up.
     @inline(never)
     private func takeSpareBox(_ slot: UnsafeMutablePointer<Slot>, _ key: ObjectIdentifier) -> (AnyObject, AnyObject)? {
-        guard let j = slot.pointee.spares.firstIndex(where: { $0.key == key }) else { return nil }
-        let spare = slot.pointee.spares[j]
-        guard let box = spare.box else { return nil }
+        guard let (j, spare) = slot.pointee.spares.first(where: { $0.key == key }), let box = spare.box else {
+            return nil
+        }
         let rebuilder = spare.rebuilder
         if let last = slot.pointee.box, let lastKey = slot.pointee.key, let lastRebuilder = slot.pointee.rebuilder {
+            // The spare's object takes the last box, where it is: no object made per turn.
             (spare.box, spare.key, spare.rebuilder) = (last, lastKey, lastRebuilder)
         } else {
-            slot.pointee.spares.remove(at: j)
+            slot.pointee.spares.replace(at: j, with: nil)
         }
         slot.pointee.box = box
         slot.pointee.key = key
@@ -492,8 +488,7 @@ package final class KeyedStatePool {
         guard let box = slot.pointee.box.take(), let key = slot.pointee.key,
             let rebuilder = slot.pointee.rebuilder.take()
         else { return }
-        slot.pointee.spares.insert(SpareBox(box: box, key: key, rebuilder: rebuilder), at: 0)
-        if slot.pointee.spares.count > Self.maximumSpareBoxes { slot.pointee.spares.removeLast() }
+        slot.pointee.spares.keep(SpareBox(box: box, key: key, rebuilder: rebuilder))
     }
 
     /// Entry storage for a keyed container read without a container (a dictionary's), from the

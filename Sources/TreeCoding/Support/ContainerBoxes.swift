@@ -85,3 +85,38 @@ enum ContainerBoxes {
         init?(stringValue: String) { nil }
     }
 }
+
+/// The boxes of other key types a coder keeps at one depth besides the last one it handed out,
+/// most recent first, at most ``maximum``: values of different types take turns at one depth (an
+/// enum's cases, a struct's fields of two struct types), and a box made again costs its runtime
+/// look-ups each time. The decoder keeps one per pooled state, the streaming encoder one per
+/// frame index.
+struct SpareBoxes<Entry: AnyObject> {
+    static var maximum: Int { 3 }
+
+    private(set) var entries: [Entry] = []
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// The first spare `matches` accepts, and its position.
+    func first(where matches: (Entry) -> Bool) -> (position: Int, entry: Entry)? {
+        guard let j = entries.firstIndex(where: matches) else { return nil }
+        return (j, entries[j])
+    }
+
+    /// Puts `entry` where the spare at `position` was (taken out by the caller), in place, or
+    /// removes that spare when there is no `entry`.
+    mutating func replace(at position: Int, with entry: Entry?) {
+        if let entry {
+            entries[position] = entry
+        } else {
+            entries.remove(at: position)
+        }
+    }
+
+    /// Keeps `entry` as the most recent spare, letting the oldest go past ``maximum``.
+    mutating func keep(_ entry: Entry) {
+        entries.insert(entry, at: 0)
+        if entries.count > Self.maximum { entries.removeLast() }
+    }
+}

@@ -31,12 +31,8 @@ package final class StreamingEncoder {
     /// again (see ``ContainerBoxes``). The boxes refer to the engine: its owner calls
     /// ``releaseContainerBoxes()`` when done with it.
     @exclusivity(unchecked) private var keyedBoxes: [KeptBox?] = []
-    /// Boxes of other key types kept for each frame index, most recent first (at most
-    /// ``maximumSpareBoxes``): values of different types take turns at one depth (an enum's
-    /// cases, a struct's fields of two struct types), and a box made again costs its runtime
-    /// look-ups each time.
-    @exclusivity(unchecked) private var spareBoxes: [[KeptBox]] = []
-    private static let maximumSpareBoxes = 3
+    /// Boxes of other key types kept for each frame index.
+    @exclusivity(unchecked) private var spareBoxes: [SpareBoxes<KeptBox>] = []
     private let reusesBoxes = ContainerBoxes.wrappersAreOneReference
     /// Set by the first thing this run cannot stream; every later call returns at once.
     @exclusivity(unchecked) private(set) var gaveUp = false
@@ -189,19 +185,12 @@ package final class StreamingEncoder {
     /// looks nothing up.
     @inline(never)
     private func takeSpareBox(at index: Int, _ key: ObjectIdentifier) -> KeptBox? {
-        guard index < spareBoxes.count else { return nil }
-        for j in spareBoxes[index].indices {
-            let spare = spareBoxes[index][j]
-            guard spare.key == key, isKnownUniquelyReferenced(&spare.box) else { continue }
-            if let last = keyedBoxes[index] {
-                spareBoxes[index][j] = last
-            } else {
-                spareBoxes[index].remove(at: j)
-            }
-            keyedBoxes[index] = spare
-            return spare
-        }
-        return nil
+        guard index < spareBoxes.count,
+            let (j, spare) = spareBoxes[index].first(where: { $0.key == key && isKnownUniquelyReferenced(&$0.box) })
+        else { return nil }
+        spareBoxes[index].replace(at: j, with: keyedBoxes[index])
+        keyedBoxes[index] = spare
+        return spare
     }
 
     /// Makes `kept` the last box of frame index `index`, the one before it the first spare.
@@ -209,9 +198,8 @@ package final class StreamingEncoder {
     private func keep(_ kept: KeptBox, at index: Int) {
         while keyedBoxes.count <= index { keyedBoxes.append(nil) }
         if let last = keyedBoxes[index] {
-            while spareBoxes.count <= index { spareBoxes.append([]) }
-            spareBoxes[index].insert(last, at: 0)
-            if spareBoxes[index].count > Self.maximumSpareBoxes { spareBoxes[index].removeLast() }
+            while spareBoxes.count <= index { spareBoxes.append(SpareBoxes()) }
+            spareBoxes[index].keep(last)
         }
         keyedBoxes[index] = kept
     }
