@@ -34,6 +34,19 @@ let package = Package(
             ],
             path: "Sources/Bench"
         ),
+        .target(
+            name: "HeapInUse",
+            path: "Sources/HeapInUse"
+        ),
+        .executableTarget(
+            name: "Mixed",
+            dependencies: [
+                "BenchSupport",
+                "HeapInUse",
+                .product(name: "BinarySerialization", package: "TreeCodable"),
+            ],
+            path: "Sources/Mixed"
+        ),
         .executableTarget(
             name: "Shapes",
             dependencies: [.product(name: "BinarySerialization", package: "TreeCodable")],

@@ -5,14 +5,18 @@
 #   3. `Bench --smoke`: P2 v3 encode and decode timed interleaved with the floor coder; fails if
 #      encoding takes more than SMOKE_MAX_RATIO (default 3) times the floor, or decoding more than
 #      SMOKE_MAX_DECODE_RATIO (default 3). A gross-regression guard only: the ratio is measured on a
-#      shared machine, in about a second. Both measure 1.1-1.5× (Docs/Performance.md), well inside 3.
+#      shared machine, in about a second. Both measure 1.1-1.5× (Docs/Performance.md), well inside 3;
+#   4. `Mixed --deep-check`: P1 on a thread that decoded deep values first, against a fresh thread;
+#      fails over SMOKE_MAX_DEEP_RATIO (default 2) times.
 # Extra arguments go to the quick run (e.g. a payload filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --package-path Benchmarks --product Bench
+swift build -c release --package-path Benchmarks --product Mixed
 bench=Benchmarks/.build/release/Bench
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 # Progress goes to stderr: show it only if the quick run fails.
 "$bench" --quick "$@" > /dev/null 2> "$log" || { cat "$log" >&2; exit 1; }
 "$bench" --smoke --max-ratio "${SMOKE_MAX_RATIO:-3}" --max-decode-ratio "${SMOKE_MAX_DECODE_RATIO:-3}"
+Benchmarks/.build/release/Mixed --deep-check --max-ratio "${SMOKE_MAX_DEEP_RATIO:-2}"

@@ -10,8 +10,22 @@ import TreeCoding
 /// pair is made the first time the thread streams in that format. Nothing of a run's value stays
 /// behind (the sinks forget their bytes, the engines their `userInfo`).
 final class StreamingScratch {
-    private(set) lazy var v3 = Streamer(V3Sink())
-    private(set) lazy var v2 = Streamer(V2Sink())
+    private var madeV3: Streamer<V3Sink>?
+    private var madeV2: Streamer<V2Sink>?
+
+    var v3: Streamer<V3Sink> {
+        if let made = madeV3 { return made }
+        let made = Streamer(V3Sink())
+        madeV3 = made
+        return made
+    }
+
+    var v2: Streamer<V2Sink> {
+        if let made = madeV2 { return made }
+        let made = Streamer(V2Sink())
+        madeV2 = made
+        return made
+    }
 
     private init() {}
 
@@ -30,8 +44,11 @@ final class StreamingScratch {
         perThread.take() ?? StreamingScratch()
     }
 
-    /// Keeps `scratch` for this thread's next call, unless the thread keeps one already.
+    /// Keeps `scratch`, trimmed to ``RetentionLimits``, for this thread's next call, unless the
+    /// thread keeps one already.
     private static func putBack(_ scratch: StreamingScratch) {
+        scratch.madeV3?.trim()
+        scratch.madeV2?.trim()
         perThread.put(scratch)
     }
 }
@@ -50,6 +67,12 @@ final class Streamer<Sink: ByteSink> {
         engine.releaseContainerBoxes()
     }
 
+    /// Gives back what a large or deep run made the engine and sink grow to.
+    func trim() {
+        engine.trim()
+        sink.trim()
+    }
+
     /// `value`'s bytes from the sink (reset by the caller); `nil` if the run gave up or the sink
     /// could not write what it was sent. `throughEncodable`: the root goes through its own
     /// `encode(to:)` (a v3 stream element).
@@ -63,16 +86,6 @@ final class Streamer<Sink: ByteSink> {
 protocol ByteSink: EncodingSink {
     /// The bytes of what the sink was sent; `nil` if it could not write them.
     func finish() -> Data?
-}
-
-extension Array {
-    /// Empties the array for the next run, keeping its memory unless it holds more than
-    /// `capacity` elements' worth (a thread keeps its sinks between calls).
-    mutating func removeAll(keepingCapacityUpTo capacity: Int) {
-        if self.capacity > capacity {
-            self = []
-        } else if !isEmpty {
-            removeAll(keepingCapacity: true)
-        }
-    }
+    /// Empties the sink, keeping its memory up to ``RetentionLimits/bufferBytes``.
+    func trim()
 }

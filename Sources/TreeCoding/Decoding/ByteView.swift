@@ -50,6 +50,11 @@ package final class ByteCursor {
         self.storedElementHint = elementHint
     }
 
+    /// Lets go of the run's list of absent indices (its size follows the input).
+    fileprivate func forget() {
+        if !storedAbsentIndices.isEmpty { storedAbsentIndices = [] }
+    }
+
     /// Makes a cursor no one else refers to (``ByteCursorPool``) serve another container.
     fileprivate func reset(offset: Int, end: Int, absentIndices: [Int], elementHint: ScalarKind?) {
         storedOffset = offset
@@ -120,8 +125,25 @@ package final class ByteCursorPool {
         return cursor
     }
 
-    /// Ends a run: every cursor no container kept is free again.
-    func endRun() { next = 0 }
+    /// The cursors kept for the next run.
+    var keptCursors: Int { count }
+
+    /// Ends a run: every cursor no container kept is free again. The run's cursors let go of
+    /// their lists, and past ``RetentionLimits/levels`` the cursors themselves go.
+    func endRun() {
+        // `next` only grows during a run: the run used the cursors below it.
+        let used = min(next, count)
+        for i in 0..<used where isKnownUniquelyReferenced(&cursors[i]) { cursors[i].forget() }
+        if count > RetentionLimits.levels {
+            (cursors + RetentionLimits.levels).deinitialize(count: count - RetentionLimits.levels)
+            count = RetentionLimits.levels
+        }
+        if capacity > RetentionLimits.levels {
+            cursors = shrunk(cursors, count: count, to: RetentionLimits.levels)
+            capacity = RetentionLimits.levels
+        }
+        next = 0
+    }
 }
 
 /// One value inside the input bytes.

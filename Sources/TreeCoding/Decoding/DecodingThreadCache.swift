@@ -89,6 +89,17 @@ package final class DecodingThreadCache: ThreadEndObserver {
         if spareDecoders.count < 8 { spareDecoders.append(decoder) }
     }
 
+    /// The most keyed container states and unkeyed cursors a spare decoder keeps: at most
+    /// ``RetentionLimits/levels`` each, whatever the thread decoded.
+    package var keptLevels: (states: Int, cursors: Int) {
+        var kept = (states: 0, cursors: 0)
+        for decoder in spareDecoders {
+            let pool = decoder.session.keyedStates
+            kept = (max(kept.states, pool.keptStates), max(kept.cursors, pool.cursors.keptCursors))
+        }
+        return kept
+    }
+
     @inline(__always)
     func entry<T>(_ type: T.Type) -> Entry {
         let id = ObjectIdentifier(T.self)

@@ -205,6 +205,7 @@ package final class KeyedContainerState {
         closeView()
         recording = nil
         stream = nil
+        if storage.capacity > RetentionLimits.entriesPerLevel { storage = KeyedEntries() }
     }
 
     private static var closed: DecodingNode.KeyedView { .tree(TreeKeyedView(fields: KeyedFields())) }
@@ -377,6 +378,8 @@ package final class KeyedStatePool {
     let cursors = ByteCursorPool()
     /// The number of states handed out to values still being decoded.
     @exclusivity(unchecked) var inUse = 0
+    /// The slots this run has used are `0..<reached` (states are taken as a stack).
+    @exclusivity(unchecked) private var reached = 0
     /// What an idle state refers to instead of a finished run's decoder, which it must not keep
     /// alive (with its user info) until the session's next run.
     private lazy var idle = TreeDecoderImpl(
@@ -412,6 +415,7 @@ package final class KeyedStatePool {
     /// Slot `inUse`, with a state no container holds.
     @inline(__always)
     private func freeSlot(_ impl: TreeDecoderImpl) -> UnsafeMutablePointer<Slot> {
+        if inUse >= reached { reached = inUse &+ 1 }
         if inUse < slotCount {
             if !isFree(inUse) { slots[inUse] = Slot(state: KeyedContainerState(impl: impl)) }
         } else {
@@ -511,19 +515,35 @@ package final class KeyedStatePool {
         inUse = mark
     }
 
-    /// Ends a run: keeps the states no container holds, emptied of the run's references, and
-    /// leaves the others to the containers that hold them.
+    /// The states kept for the next run.
+    var keptStates: Int { slotCount }
+
+    /// Ends a run: keeps the states of the levels it used that no container holds, emptied of
+    /// the run's references, up to ``RetentionLimits/levels``, and leaves the others to the
+    /// containers that hold them. The slots past `reached` are idle from an earlier run, so the
+    /// work is the run's own depth, not the deepest run's.
     func endRun() {
         cursors.endRun()
         inUse = 0
+        let used = min(reached, slotCount)
+        reached = 0
         var kept = 0
         let idle = self.idle
-        for i in 0..<slotCount where isFree(i) {
+        for i in 0..<used where isFree(i) {
             slots[i].state.reset(to: idle)
             if kept != i { UnsafeMutableBufferPointer(start: slots, count: slotCount).swapAt(kept, i) }
             kept += 1
         }
-        (slots + kept).deinitialize(count: slotCount - kept)
-        slotCount = kept
+        // The idle slots past the used ones move down behind the kept ones, in order.
+        let idleCount = slotCount - used
+        let keep = min(kept + idleCount, RetentionLimits.levels)
+        (slots + kept).deinitialize(count: used - kept)
+        if kept != used { (slots + kept).moveInitialize(from: slots + used, count: idleCount) }
+        (slots + keep).deinitialize(count: kept + idleCount - keep)
+        slotCount = keep
+        if slotCapacity > RetentionLimits.levels {
+            slots = shrunk(slots, count: slotCount, to: RetentionLimits.levels)
+            slotCapacity = RetentionLimits.levels
+        }
     }
 }

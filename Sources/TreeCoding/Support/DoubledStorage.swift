@@ -8,3 +8,13 @@ func doubled<T>(_ base: UnsafeMutablePointer<T>, count: Int, capacity: Int) -> (
     base.deallocate()
     return (moved, larger)
 }
+
+/// Moves the `count` values at `base` into new memory of `capacity` values (at least `count`),
+/// frees `base`, and returns the new memory: storage kept between runs gives back what a large
+/// run made it grow to.
+func shrunk<T>(_ base: UnsafeMutablePointer<T>, count: Int, to capacity: Int) -> UnsafeMutablePointer<T> {
+    let moved = UnsafeMutablePointer<T>.allocate(capacity: max(capacity, count, 1))
+    moved.moveInitialize(from: base, count: count)
+    base.deallocate()
+    return moved
+}

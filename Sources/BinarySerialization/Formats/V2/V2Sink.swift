@@ -94,12 +94,18 @@ final class V2Sink: ByteSink {
         keyAt = -1
         keyIsInvalid = false
         keyThroughSingle = false
-        buffer.removeAll(keepingCapacityUpTo: V3Sink.keptCapacity)
-        insertions.removeAll(keepingCapacityUpTo: V3Sink.keptCapacity / 16)
-        nilIndices.removeAll(keepingCapacityUpTo: V3Sink.keptCapacity / 8)
-        openNils.removeAll(keepingCapacityUpTo: V3Sink.keptCapacity / 8)
+        trim()
         while !contexts.isEmpty { contexts.removeLast() }
         contexts.append(Context(.top, children: root))
+    }
+
+    func trim() {
+        buffer.removeAll(keepingCapacityUpTo: RetentionLimits.bufferBytes)
+        insertions.removeAll(keepingCapacityUpTo: RetentionLimits.bufferBytes / 16)
+        nilIndices.removeAll(keepingCapacityUpTo: RetentionLimits.bufferBytes / 8)
+        openNils.removeAll(keepingCapacityUpTo: RetentionLimits.bufferBytes / 8)
+        contexts.releaseStorage(beyond: RetentionLimits.levels)
+        if contexts.isEmpty { contexts.append(Context(.top, children: .raw)) }
     }
 
     /// `value` in v2 bytes, streamed; `nil` if the streaming run gave up or the sink could not

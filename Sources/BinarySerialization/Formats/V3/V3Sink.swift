@@ -45,14 +45,16 @@ final class V3Sink: ByteSink {
         self.maximumDepth = maximumDepth
         depthLimit = DepthGuard.nodeLimit(maximumDepth: maximumDepth)
         failed = false
-        buffer.removeAll(keepingCapacityUpTo: Self.keptCapacity)
-        prefixes.removeAll(keepingCapacityUpTo: Self.keptCapacity / 16)
+        trim()
         while !contexts.isEmpty { contexts.removeLast() }
         contexts.append(Context(childrenAreElements: rootIsElement, prefix: -1))
     }
 
-    /// The most buffer memory a sink keeps between runs (a thread keeps one sink).
-    static let keptCapacity = 1 << 16
+    func trim() {
+        buffer.removeAll(keepingCapacityUpTo: RetentionLimits.bufferBytes)
+        prefixes.removeAll(keepingCapacityUpTo: RetentionLimits.bufferBytes / 16)
+        contexts.releaseStorage(beyond: RetentionLimits.levels)
+    }
 
     /// `value` in v3 bytes, streamed; `nil` if the streaming run gave up or the sink could not
     /// write what it was sent (the caller then encodes through the tree).

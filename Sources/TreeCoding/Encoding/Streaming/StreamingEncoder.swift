@@ -204,6 +204,19 @@ package final class StreamingEncoder {
         keyedBoxes[index] = kept
     }
 
+    /// Gives back, between runs, what a deep run made the stacks and kept boxes grow to: the
+    /// work is the levels past ``RetentionLimits/levels``, which only a deep run adds.
+    package func trim() {
+        frames.releaseStorage(beyond: RetentionLimits.levels)
+        keys.releaseStorage(beyond: RetentionLimits.levels)
+        if keyedBoxes.count > RetentionLimits.levels {
+            keyedBoxes.removeLast(keyedBoxes.count - RetentionLimits.levels)
+        }
+        if spareBoxes.count > RetentionLimits.levels {
+            spareBoxes.removeLast(spareBoxes.count - RetentionLimits.levels)
+        }
+    }
+
     /// Lets go of the kept boxes, which refer to the engine (a cycle otherwise).
     package func releaseContainerBoxes() {
         keyedBoxes = []

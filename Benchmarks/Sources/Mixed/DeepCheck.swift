@@ -1,0 +1,93 @@
+// The deep-value check: a thread that once decoded (or encoded) a deep value must decode and
+// encode a small message as fast as a thread that never did. Guards every per-thread cache and
+// pool against costs that grow with the deepest value the thread has seen.
+import BenchSupport
+import BinarySerialization
+import Foundation
+
+enum DeepCheck {
+    /// Medians of P1 (integer keys) per operation on a fresh thread, and on a thread that first
+    /// went through the deep values; `true` if every ratio is within `maxRatio`.
+    static func run(maxRatio: Double) -> Bool {
+        var ok = true
+        print("| format | operation | alone | after deep values | ratio |")
+        print("|---|---|--:|--:|--:|")
+        for format in [BinaryFormat.v3, .v2] {
+            let message = Generate.messageIntKeys()
+            let encoder = BinaryEncoder(format: format)
+            var decoder = BinaryDecoder(format: format)
+            decoder.limits.maximumDepth = 100_000
+            var deepEncoder = encoder
+            deepEncoder.maximumDepth = 100_000
+            guard let data = try? encoder.encode(message) else { fail("P1 does not encode") }
+            let deep: [() throws -> Void] = [
+                { blackHole(try decoder.decode(Expr.self, from: deepEncoder.encode(Values.deepExpr(depth: 50)))) },
+                { blackHole(try decoder.decode(TreeNode.self, from: deepEncoder.encode(Values.deepTree(depth: 50)))) },
+                { blackHole(try decoder.decode(Node.self, from: deepEncoder.encode(Generate.chain(depth: 10_000)))) },
+                { blackHole(try decoder.decodeTree(Expr.self, from: deepEncoder.encode(Values.deepExpr(depth: 500)))) },
+            ]
+            let operations: [(String, () throws -> Void)] = [
+                ("decode", { blackHole(try decoder.decode(MessageIntKeys.self, from: data)) }),
+                ("encode", { blackHole(try encoder.encode(message)) }),
+                ("decodeTree", { blackHole(try decoder.decodeTree(MessageIntKeys.self, from: data)) }),
+            ]
+            for (name, operation) in operations {
+                // Alone and after, each on threads of their own, taken in turns so that load from
+                // elsewhere hits both alike; the best of three threads each.
+                var alone: [Double] = []
+                var after: [Double] = []
+                for _ in 0..<3 {
+                    onThread { alone.append(perOperation(operation)) }
+                    onThread {
+                        do {
+                            for d in deep { try d() }
+                        } catch {
+                            fail("deep values: \(error)")
+                        }
+                        after.append(perOperation(operation))
+                    }
+                }
+                let a = alone.min() ?? .nan
+                let b = after.min() ?? .nan
+                let ratio = b / a
+                if !(ratio <= maxRatio) { ok = false }
+                print(
+                    "| \(format) | P1 \(name) | \(formatTime(a)) | \(formatTime(b)) | "
+                        + String(format: "%.2f×%@ |", ratio, ratio <= maxRatio ? "" : " FAIL"))
+            }
+        }
+        print(ok ? "deep check: ok (limit \(maxRatio)×)" : "deep check: FAIL (limit \(maxRatio)×)")
+        return ok
+    }
+
+    /// The median time of `operation` over 21 samples of 2,000 runs, after 2,000 to warm up.
+    static func perOperation(_ operation: () throws -> Void) -> Double {
+        do {
+            for _ in 0..<2_000 { try operation() }
+            var samples: [Double] = []
+            for _ in 0..<21 {
+                let start = now()
+                for _ in 0..<2_000 { try operation() }
+                samples.append(Double(now() - start) / 2_000)
+            }
+            return median(samples)
+        } catch {
+            fail("P1: \(error)")
+        }
+    }
+
+    /// Decodes a depth-10,000 value, then P1 `count` times: what a profiler should look at.
+    static func loopAfterDeep(_ count: Int) {
+        var decoder = BinaryDecoder()
+        decoder.limits.maximumDepth = 100_000
+        var encoder = BinaryEncoder()
+        encoder.maximumDepth = 100_000
+        do {
+            blackHole(try decoder.decode(Node.self, from: encoder.encode(Generate.chain(depth: 10_000))))
+            let data = try encoder.encode(Generate.messageIntKeys())
+            for _ in 0..<count { blackHole(try decoder.decode(MessageIntKeys.self, from: data)) }
+        } catch {
+            fail("\(error)")
+        }
+    }
+}

@@ -1,0 +1,1 @@
+enum MixedRun { static func run(quick: Bool, threadCounts: [Int]) {} }

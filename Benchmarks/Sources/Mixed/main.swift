@@ -1,0 +1,127 @@
+// Mixed: the workload of a server, not a loop. About thirty Codable types are encoded and decoded
+// round-robin on the same long-lived threads, with tree operations and stream decoding in the mix,
+// in both formats, and compared with each operation measured alone, the Codable floor and JSON.
+//
+//   swift run -c release --package-path Benchmarks Mixed [--quick] [--threads N]
+//   Mixed --deep-check [--max-ratio R]   P1 decode on a thread after deep values, against before;
+//                                        exit 1 if a ratio is over R (default 2): the CI guard
+//   Mixed --deep-loop N                  a deep value, then N P1 decodes (for a profiler)
+//   Mixed --retained                     memory a thread keeps after a deep and a 100 MB value
+//
+// Prints Markdown on stdout; progress on stderr.
+import BenchSupport
+import BinarySerialization
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("Mixed: \(message)\n".utf8))
+    exit(1)
+}
+
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+@inline(__always)
+func now() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+@inline(never) @_optimize(none)
+func blackHole<T>(_ value: T) {}
+
+/// Runs `body` on a new thread with a 512 MiB stack (deep values recurse) and waits for it.
+func onThread(_ body: @escaping () -> Void) {
+    final class Job {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setstacksize(&attributes, 512 << 20)
+    let job = Unmanaged.passRetained(Job(body)).toOpaque()
+    var thread = pthread_t()
+    let started = pthread_create(
+        &thread, &attributes,
+        { raw in
+            guard let raw else { return nil }
+            Unmanaged<Job>.fromOpaque(raw).takeRetainedValue().body()
+            return nil
+        }, job)
+    guard started == 0 else { fail("pthread_create failed: \(started)") }
+    pthread_join(thread, nil)
+}
+
+/// Runs `body(i)` for `i` in `0..<count`, each on its own thread, all at once; waits for all.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for i in 0..<count {
+        group.enter()
+        Thread.detachNewThread {
+            body(i)
+            group.leave()
+        }
+    }
+    group.wait()
+}
+
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let sorted = values.sorted()
+    let mid = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+func formatTime(_ ns: Double) -> String {
+    if ns < 999.5 { return String(format: "%.0f ns", ns) }
+    if ns < 9_995 { return String(format: "%.2f µs", ns / 1_000) }
+    if ns < 999_950 { return String(format: "%.1f µs", ns / 1_000) }
+    return String(format: "%.2f ms", ns / 1_000_000)
+}
+
+// MARK: - Arguments
+
+var quick = false
+var deepCheck = false
+var retained = false
+var maxRatio = 2.0
+var threadCounts: [Int]?
+do {
+    var args = Array(CommandLine.arguments.dropFirst())
+    while !args.isEmpty {
+        switch args.removeFirst() {
+        case "--quick": quick = true
+        case "--deep-check": deepCheck = true
+        case "--retained": retained = true
+        case "--deep-loop":
+            guard let n = args.first.flatMap(Int.init) else { fail("--deep-loop needs a count") }
+            onThread { DeepCheck.loopAfterDeep(n) }
+            exit(0)
+        case "--max-ratio":
+            guard let r = args.first.flatMap(Double.init), r > 0 else { fail("--max-ratio needs a positive number") }
+            maxRatio = r
+            args.removeFirst()
+        case "--threads":
+            guard let n = args.first.flatMap(Int.init), n > 0 else { fail("--threads needs a positive number") }
+            threadCounts = Array(1...n)
+            args.removeFirst()
+        case let other: fail("unexpected argument \(other)")
+        }
+    }
+}
+
+if deepCheck {
+    exit(DeepCheck.run(maxRatio: maxRatio) ? 0 : 1)
+}
+if retained {
+    RetainedMemory.run()
+    exit(0)
+}
+MixedRun.run(quick: quick, threadCounts: threadCounts ?? Array(1...ProcessInfo.processInfo.activeProcessorCount))

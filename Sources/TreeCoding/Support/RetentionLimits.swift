@@ -1,0 +1,32 @@
+/// How much a thread's reused coding state may keep between runs.
+///
+/// Every pool and scratch a thread keeps is trimmed to these limits when a run ends, and each
+/// run's trimming touches only what that run used: neither the memory kept nor the work per call
+/// grows with the deepest or largest value the thread ever coded. Values within the limits reuse
+/// everything; a deeper or larger one allocates what it needs beyond them for its own run.
+package enum RetentionLimits {
+    /// Nesting levels whose container states, cursors and boxes are kept (the default maximum
+    /// depth, so values within the default limits never allocate them again).
+    package static let levels = 512
+    /// Entries a kept keyed container state keeps room for.
+    package static let entriesPerLevel = 256
+    /// Bytes of output buffer a thread's encoder keeps.
+    package static let bufferBytes = 1 << 16
+}
+
+extension Array {
+    /// Empties the array for the next run, keeping its memory unless it holds more than
+    /// `capacity` elements' worth (a thread keeps its sinks between calls).
+    package mutating func removeAll(keepingCapacityUpTo capacity: Int) {
+        if self.capacity > capacity {
+            self = []
+        } else if !isEmpty {
+            removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Lets go of the array's memory if it has room for more than `capacity` elements.
+    package mutating func releaseStorage(beyond capacity: Int) {
+        if self.capacity > capacity { self = [] }
+    }
+}
