@@ -1,10 +1,11 @@
 // A writer that the record-file tests start as a child process and kill with SIGKILL.
 //
-//     FileAppendChild <file> <v3|v2> <writer> <seed> <count>
+//     FileAppendChild <file> <v3|v2> <writer> <seed> <count> <large>
 //
 // Appends `count` records (forever when `count` is 0) to `file`, each with one `write`, and after
 // each `write` returns prints the record's index on its own line, unbuffered: a printed index is
-// an acknowledged record. Some records are large, so that a kill can land inside a write.
+// an acknowledged record. With `large` 1, one record in sixteen is large, so that a kill can land
+// inside a write.
 import BinarySerialization
 import Foundation
 
@@ -45,22 +46,23 @@ func acknowledge(_ index: Int) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 6, let writer = Int(arguments[3]), let seed = UInt64(arguments[4]),
+guard arguments.count == 7, let writer = Int(arguments[3]), let seed = UInt64(arguments[4]),
     let count = Int(arguments[5])
 else {
-    FileHandle.standardError.write(Data("usage: FileAppendChild <file> <v3|v2> <writer> <seed> <count>\n".utf8))
+    FileHandle.standardError.write(Data("usage: FileAppendChild <file> <v3|v2> <writer> <seed> <count> <large>\n".utf8))
     exit(2)
 }
 let format: BinaryFormat = arguments[2] == "v2" ? .v2 : .v3
+let withLarge = arguments[6] == "1"
 var random = SplitMix64(state: seed)
 do {
     let encoder = try BinaryFileEncoder<Record>(
         fileAt: URL(fileURLWithPath: arguments[1]), encoder: BinaryEncoder(format: format))
     var index = 0
     while count == 0 || index < count {
-        // One record in sixteen is 64 to 512 KiB, the others up to 200 bytes.
-        let large = random.next() % 16 == 0
-        let size = Int(large ? 65_536 + random.next() % 458_752 : random.next() % 200)
+        // One record in sixteen is 16 to 192 KiB (if asked for), the others up to 200 bytes.
+        let large = random.next() % 16 == 0 && withLarge
+        let size = Int(large ? 16_384 + random.next() % 180_224 : random.next() % 200)
         let fill = UInt8(truncatingIfNeeded: index)
         try encoder.write(Record(writer: writer, index: index, payload: [UInt8](repeating: fill, count: size)))
         acknowledge(index)
