@@ -1,5 +1,3 @@
-public import Foundation
-
 /// How ``BinaryFileEncoder`` and ``BinaryAsyncFileEncoder`` treat the file they append to.
 ///
 /// The defaults repair a torn last element and leave syncing to ``BinaryFileEncoder/close()``
@@ -33,56 +31,5 @@ public struct RecordFileOptions: Sendable {
         self.repairsTornTail = repairsTornTail
         self.syncPolicy = syncPolicy
         self.onRepair = onRepair
-    }
-}
-
-/// When a record file encoder syncs (`fsync`, and `F_FULLFSYNC` on Apple systems) on its own,
-/// besides `sync()` and `close()`.
-///
-/// A sync happens after the write that reaches either count; a count of `nil` (or below 1) is
-/// never reached.
-public struct RecordFileSyncPolicy: Hashable, Sendable {
-    /// Sync once at least this many elements were written since the last sync.
-    public var elements: Int?
-    /// Sync once at least this many bytes were written since the last sync.
-    public var bytes: Int?
-
-    /// A policy that syncs after `elements` elements or `bytes` bytes, whichever comes first.
-    public init(elements: Int? = nil, bytes: Int? = nil) {
-        self.elements = elements
-        self.bytes = bytes
-    }
-
-    /// Sync only on `sync()` and `close()`.
-    public static let onClose = RecordFileSyncPolicy()
-    /// Sync after every write: when `write` returns, its elements are on stable storage.
-    public static let everyWrite = RecordFileSyncPolicy(elements: 1)
-
-    /// A policy that syncs after `elements` elements or `bytes` bytes, whichever comes first.
-    public static func every(elements: Int? = nil, bytes: Int? = nil) -> RecordFileSyncPolicy {
-        RecordFileSyncPolicy(elements: elements, bytes: bytes)
-    }
-
-    /// Whether a sync is due after `elements` elements and `bytes` bytes since the last one.
-    func isDue(elements written: Int, bytes writtenBytes: Int) -> Bool {
-        if let elements, elements > 0, written >= elements { return true }
-        if let bytes, bytes > 0, writtenBytes >= bytes { return true }
-        return false
-    }
-}
-
-/// A torn last element that a record file encoder cut off before appending.
-public struct RecordFileRepair: Hashable, Sendable, CustomStringConvertible {
-    /// The file.
-    public let url: URL
-    /// The bytes that were cut: from the end of the last complete element to the old end of the
-    /// file.
-    public let range: Range<Int64>
-    /// The number of bytes cut.
-    public var byteCount: Int64 { range.upperBound - range.lowerBound }
-
-    /// The file, the range and the size, as a sentence.
-    public var description: String {
-        "\(url.path): cut a torn last element of \(byteCount) bytes (bytes \(range.lowerBound)..<\(range.upperBound))"
     }
 }
