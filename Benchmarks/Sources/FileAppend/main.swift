@@ -42,7 +42,9 @@ func bestOfThree(_ count: Int, size: Int, _ run: (URL, [Entry]) throws -> Void) 
 }
 
 func appendBenchmark() throws {
-    print("| element | format | before (FileHandle) el/s | after (BinaryFileEncoder) el/s | after ÷ before | after, batches of 100 el/s |")
+    print(
+        "| element | format | before (FileHandle) el/s | after (BinaryFileEncoder) el/s | after ÷ before | after, batches of 100 el/s |"
+    )
     print("|---|---|---:|---:|---:|---:|")
     for (size, count) in [(100, 200_000), (10_000, 10_000)] {
         for format in [BinaryFormat.v3, .v2] {
@@ -106,7 +108,8 @@ func openBenchmark() throws {
     for (name, format, size, total) in cases {
         let url = scratchFile("open")
         defer { try? FileManager.default.removeItem(at: url) }
-        let element = try BinaryStreamEncoder<Entry>(encoder: BinaryEncoder(format: format)).encode(entry(1, size: size))
+        let element = try BinaryStreamEncoder<Entry>(encoder: BinaryEncoder(format: format)).encode(
+            entry(1, size: size))
         try buildFile(url, element: element, total: total)
         let bytes = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
         // Read once so that the file is in the page cache, as it is right after it was written.

@@ -86,8 +86,8 @@ final class RecordFile: @unchecked Sendable {
                 try write(data, to: fd, at: start)
                 let (end, overflow) = start.addingReportingOverflow(Int64(data.count))
                 knownEnd = overflow ? Int64.max : end
-                unsyncedElements = unsyncedElements < Int.max - elements ? unsyncedElements + elements : Int.max
-                unsyncedBytes = unsyncedBytes < Int.max - data.count ? unsyncedBytes + data.count : Int.max
+                unsyncedElements = saturatingSum(unsyncedElements, elements)
+                unsyncedBytes = saturatingSum(unsyncedBytes, data.count)
                 if options.syncPolicy.isDue(elements: unsyncedElements, bytes: unsyncedBytes) {
                     try syncLocked(fd)
                 }
