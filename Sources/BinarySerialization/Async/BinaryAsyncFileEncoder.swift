@@ -31,7 +31,7 @@ public final class BinaryAsyncFileEncoder<Element: Encodable>: Sendable {
     public var encoder: BinaryEncoder { stream.encoder }
 
     /// Opens (or creates) the file at `url` for appending, and recovers a torn last element (see
-    /// ``BinaryFileEncoder/init(fileAt:encoder:options:)-(_,_,_)``).
+    /// ``BinaryFileEncoder``).
     ///
     /// A v2 file that is not empty needs `Element` to be `Decodable` too, to find where its
     /// elements end: with an `Encodable`-only element type, this throws
