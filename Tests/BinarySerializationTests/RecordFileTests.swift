@@ -197,6 +197,47 @@ func appendRaw(_ bytes: Data, to url: URL) throws {
         #expect(try BinaryFileDecoder<Record>(fileAt: url).readAll() == Self.head)
     }
 
+    /// The sync policy syncs after the write that reaches its count of elements or bytes, and
+    /// `close()` syncs; a failed sync is a library error with the system's error number.
+    @Test func syncPolicyCountsElementsAndBytes() throws {
+        let url = temporaryRecordFile()
+        defer { try? FileManager.default.removeItem(at: url) }
+        // Made here, so the encoders do not sync its folder; the counted syncs do not reach the disk.
+        try overwrite(url, with: Data())
+        let syncs = LockedBox(0)
+        let counting = FileSystemCalls(sync: { _ in
+            syncs.mutate { $0 += 1 }
+            return 0
+        })
+        let byElements = try BinaryFileEncoder<Record>(
+            fileAt: url, options: RecordFileOptions(syncPolicy: .every(elements: 3)))
+        byElements.useSystemCalls(counting)
+        for index in 0..<10 { try byElements.write(Record(writer: 0, index: index)) }
+        #expect(syncs.value == 3)
+        try byElements.write(contentsOf: (0..<3).map { Record(writer: 0, index: $0) })
+        #expect(syncs.value == 4)
+        try byElements.close()
+        #expect(syncs.value == 5)
+
+        syncs.mutate { $0 = 0 }
+        let byBytes = try BinaryFileEncoder<Record>(
+            fileAt: url, options: RecordFileOptions(syncPolicy: .every(bytes: 1_000)))
+        byBytes.useSystemCalls(counting)
+        for index in 0..<10 { try byBytes.write(Record(writer: 0, index: index, size: 300)) }
+        // Each record is a little over 300 bytes: a sync after every fourth.
+        #expect(
+            try (251...333).contains(BinaryStreamEncoder<Record>().encode(Record(writer: 0, index: 9, size: 300)).count)
+        )
+        #expect(syncs.value == 2)
+
+        byBytes.useSystemCalls(FileSystemCalls(sync: { _ in -Int(EIO) }))
+        #expect {
+            try byBytes.sync()
+        } throws: {
+            ($0 as? RecordFileError)?.code == .systemCallFailed && ($0 as? RecordFileError)?.systemErrorNumber == EIO
+        }
+    }
+
     /// The second case in one process: two encoders on one file, writing in turns.
     @Test(arguments: [BinaryFormat.v3, .v2])
     func twoEncodersOnOneFileKeepEveryElement(_ format: BinaryFormat) throws {

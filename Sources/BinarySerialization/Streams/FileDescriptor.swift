@@ -8,24 +8,37 @@ import Foundation
     import Darwin
 #endif
 
-/// The system calls a record file makes, as replaceable functions: the tests swap `write` for
-/// one that fails part-way, to check that a failed append leaves no partial element.
+/// The system calls of a record file that tests replace: `write`, to fail part-way and check
+/// that a failed append leaves no partial element, and `sync`, to count or fail syncs.
 ///
 /// Every call returns a count or zero on success and `-errno` on failure, so that a replacement
 /// never has to set the thread's `errno`.
 package struct FileSystemCalls: Sendable {
     /// Writes up to `count` bytes at the end of the file (the descriptor is in append mode).
     package var write: @Sendable (_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int
+    /// Puts the file's data on stable storage.
+    package var sync: @Sendable (_ fd: Int32) -> Int
 
     /// The calls of the operating system.
-    package static let system = FileSystemCalls(write: { fd, bytes, count in
-        let written = sysWrite(fd, bytes, count)
-        return written >= 0 ? written : -Int(errno)
-    })
+    package static let system = FileSystemCalls(
+        write: { fd, bytes, count in
+            let written = sysWrite(fd, bytes, count)
+            return written >= 0 ? written : -Int(errno)
+        },
+        sync: { fd in
+            switch FileDescriptor.sync(fd) {
+            case .success: return 0
+            case .failure(let error): return -Int(error.code)
+            }
+        })
 
-    /// A set of calls whose `write` is `write`.
-    package init(write: @escaping @Sendable (_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int) {
-        self.write = write
+    /// A set of calls; those not given are the system's.
+    package init(
+        write: (@Sendable (_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int)? = nil,
+        sync: (@Sendable (_ fd: Int32) -> Int)? = nil
+    ) {
+        self.write = write ?? FileSystemCalls.system.write
+        self.sync = sync ?? FileSystemCalls.system.sync
     }
 }
 

@@ -209,8 +209,10 @@ final class RecordFile: @unchecked Sendable {
 
     /// Syncs the file (and, once, the directory of a file this object created).
     private func syncLocked(_ fd: Int32) throws {
-        if case .failure(let error) = FileDescriptor.sync(fd) {
-            throw RecordFileError(.systemCallFailed, url, "syncing the file failed", systemError: error)
+        let result = calls.sync(fd)
+        if result < 0 {
+            throw RecordFileError(
+                .systemCallFailed, url, "syncing the file failed", systemError: SystemError(Int32(clamping: -result)))
         }
         unsyncedElements = 0
         unsyncedBytes = 0
