@@ -21,9 +21,13 @@ let package = Package(
         .executableTarget(
             name: "Example", dependencies: ["BinarySerialization"], path: "Examples/Example",
             swiftSettings: strictSettings),
+        // The writer that the record-file tests start and kill (Tests/FileAppendChild/main.swift).
+        .executableTarget(
+            name: "FileAppendChild", dependencies: ["BinarySerialization"], path: "Tests/FileAppendChild",
+            swiftSettings: strictSettings),
         .testTarget(name: "TreeCodingTests", dependencies: ["TreeCoding"]),
         .testTarget(
-            name: "BinarySerializationTests", dependencies: ["BinarySerialization"],
+            name: "BinarySerializationTests", dependencies: ["BinarySerialization", "FileAppendChild"],
             resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

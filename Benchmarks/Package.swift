@@ -12,6 +12,8 @@
 // - `BenchSupport`: the payload types and the floor coder, shared by both.
 // - `Shapes`: other common shapes (enums with associated values, optionals, sets...) in a loop,
 //   for instruction counts: Benchmarks/shapes.sh
+// - `FileAppend`: record files, append throughput and the cost of opening 1 GB for append:
+//     swift run -c release --package-path Benchmarks FileAppend [append|open|all]
 import PackageDescription
 
 let package = Package(
@@ -46,6 +48,11 @@ let package = Package(
                 .product(name: "BinarySerialization", package: "TreeCodable"),
             ],
             path: "Sources/Mixed"
+        ),
+        .executableTarget(
+            name: "FileAppend",
+            dependencies: [.product(name: "BinarySerialization", package: "TreeCodable")],
+            path: "Sources/FileAppend"
         ),
         .executableTarget(
             name: "Shapes",

@@ -152,7 +152,7 @@ private struct Pair: Codable, Equatable {
         #expect(error is DecodingError)
         try reader.close()
         try reader.close()
-        #expect(try reader.readElement() == nil)
+        #expect { _ = try reader.readElement() } throws: { ($0 as? RecordFileError)?.code == .closed }
 
         let whole = try BinaryFileDecoder<String>(
             fileAt: url, decoder: BinaryDecoder(format: format), skipsTruncatedLastElement: true)

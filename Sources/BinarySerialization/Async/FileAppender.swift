@@ -1,76 +1,53 @@
 import Dispatch
 import Foundation
 
-/// A file opened for appending, written on a private serial queue so that blocking writes never
-/// hold up a thread of Swift's cooperative pool.
+/// A ``RecordFile`` whose blocking calls run on a private serial queue, so that they never hold
+/// up a thread of Swift's cooperative pool. The file's rules (recovery, locking, append mode,
+/// cutting back a failed write) are the record file's own.
 ///
-/// Its mutable state is only touched on `queue` (and in `deinit`, when no queued work can hold a
-/// reference any more), which is what makes the unchecked `Sendable` sound. Writes run in the
-/// order they were queued, each one whole.
-final class FileAppender: @unchecked Sendable {
+/// Calls run in the order they were queued, each one whole.
+final class FileAppender: Sendable {
     private let queue = DispatchQueue(label: "TreeCodable.FileAppender")
-    private let url: URL
-    private var handle: FileHandle?
+    let file: RecordFile
 
-    private init(url: URL) {
-        self.url = url
+    private init(file: RecordFile) {
+        self.file = file
     }
 
-    deinit { try? handle?.close() }
-
-    /// Opens (or creates) the file at `url` for appending, on the queue.
-    static func open(_ url: URL) async throws -> FileAppender {
-        let appender = FileAppender(url: url)
-        try await appender.run { appender in
-            if !FileManager.default.fileExists(atPath: url.path) {
-                guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-                }
+    /// Opens (or creates) the file at `url` for appending and recovers it, on a queue.
+    static func open(_ url: URL, framing: RecordFraming, options: RecordFileOptions) async throws -> FileAppender {
+        let queue = DispatchQueue(label: "TreeCodable.FileAppender.open")
+        let file = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<RecordFile, any Error>) in
+            queue.async {
+                continuation.resume(
+                    with: Result { try RecordFile(url: url, framing: framing, options: options, owner: "encoder") })
             }
-            let handle = try FileHandle(forWritingTo: url)
-            do {
-                try handle.seekToEnd()
-            } catch {
-                try? handle.close()
-                throw error
-            }
-            appender.handle = handle
         }
-        return appender
+        return FileAppender(file: file)
     }
 
-    /// Appends `data` with one write.
-    ///
-    /// - Throws: a Foundation error if writing fails or the file was closed.
-    func append(_ data: Data) async throws {
-        try await run { appender in
-            guard let handle = appender.handle else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: appender.url.path])
-            }
-            try handle.write(contentsOf: data)
-        }
+    /// Appends `data` (`elements` whole elements) with one write.
+    func append(_ data: Data, elements: Int) async throws {
+        try await run { try $0.append(data, elements: elements) }
     }
 
-    /// Flushes and closes the file; later appends throw. Closing twice does nothing.
+    /// Puts what was written on stable storage.
+    func sync() async throws {
+        try await run { try $0.sync() }
+    }
+
+    /// Syncs and closes the file; later appends throw. Closing twice does nothing.
     func close() async throws {
-        try await run { appender in
-            guard let handle = appender.handle else { return }
-            appender.handle = nil
-            do {
-                try handle.synchronize()
-            } catch {
-                try? handle.close()
-                throw error
-            }
-            try handle.close()
-        }
+        try await run { try $0.close() }
     }
 
     /// Runs `work` on the queue and waits for it.
-    private func run(_ work: @escaping @Sendable (FileAppender) throws -> Void) async throws {
+    private func run(_ work: @escaping @Sendable (RecordFile) throws -> Void) async throws {
+        let file = self.file
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             queue.async {
-                continuation.resume(with: Result { try work(self) })
+                continuation.resume(with: Result { try work(file) })
             }
         }
     }

@@ -10,6 +10,7 @@ public final class BinaryFileDecoder<Element: Decodable> {
     private let stream: BinaryStreamDecoder<Element>
     private var handle: FileHandle?
     private var reachedEnd = false
+    private var isClosed = false
     /// Read size for each chunk of the file.
     let chunkSize: Int
     /// The file being read.
@@ -35,8 +36,10 @@ public final class BinaryFileDecoder<Element: Decodable> {
     /// The next element, or `nil` at the end of the file.
     ///
     /// - Throws: `DecodingError` for corrupt data, or `DecodingError.dataCorrupted` with an
-    ///   ``IncompleteElementError`` if the file ends inside an element (unless skipped).
+    ///   ``IncompleteElementError`` if the file ends inside an element (unless skipped);
+    ///   ``RecordFileError`` with code ``RecordFileError/Code/closed`` after ``close()``.
     public func readElement() throws -> Element? {
+        guard !isClosed else { throw RecordFileError.closed(url, "decoder") }
         while true {
             if let element = try stream.decodeElement() { return element }
             if reachedEnd {
@@ -91,13 +94,15 @@ public final class BinaryFileDecoder<Element: Decodable> {
     /// The number of elements read so far.
     public var elementsRead: Int { stream.decodedCount }
 
-    /// Closes the file; reading afterwards returns no more elements. Closing twice does nothing.
+    /// Closes the file; reading afterwards throws ``RecordFileError`` (code
+    /// ``RecordFileError/Code/closed``). Closing twice does nothing.
     ///
     /// - Throws: a Foundation error if the file handle cannot be closed.
     public func close() throws {
         let handle = self.handle
         self.handle = nil
         reachedEnd = true
+        isClosed = true
         stream.discardBytes(Int.max)
         try handle?.close()
     }

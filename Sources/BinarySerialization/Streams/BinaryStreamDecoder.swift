@@ -30,6 +30,9 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
     private var _decoder: BinaryDecoder
     private var storage: [UInt8] = []
     private var start = 0
+    /// Bytes dropped from the front of `storage` so far: `dropped + start` is the stream offset
+    /// of the next element.
+    private var dropped = 0
     /// Bytes needed before another attempt can succeed (v2: learned from a length prefix).
     private var awaitedCount = 0
     private var _decodedCount = 0
@@ -93,9 +96,11 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
         guard start > 0 else { return }
         if start == storage.count {
             storage.removeAll(keepingCapacity: storage.capacity <= 1 << 20)
+            dropped = saturatingSum(dropped, start)
             start = 0
         } else if start >= 4096, start * 2 >= storage.count {
             storage.removeFirst(start)
+            dropped = saturatingSum(dropped, start)
             start = 0
         }
     }
@@ -163,13 +168,15 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
     /// - Throws: `DecodingError.dataCorrupted` whose underlying error is an
     ///   ``IncompleteElementError`` saying how many elements were complete.
     public func finish() throws {
-        let (count, leftover) = locked { (_decodedCount, buffered) }
+        let (count, leftover, offset) = locked { (_decodedCount, buffered, saturatingSum(dropped, start)) }
         guard leftover > 0 else { return }
         throw DecodingError.dataCorrupted(
             .init(
                 codingPath: [],
-                debugDescription: "The input ends inside element \(count) (\(leftover) bytes of it arrived).",
-                underlyingError: IncompleteElementError(completeElements: count, leftoverBytes: leftover)))
+                debugDescription:
+                    "The input ends inside element \(count) (\(leftover) bytes of it arrived, from byte offset \(offset)).",
+                underlyingError: IncompleteElementError(
+                    completeElements: count, leftoverBytes: leftover, offset: offset)))
     }
 
     // MARK: One attempt
@@ -260,6 +267,12 @@ enum StreamAttempt<Element> {
     case needMore(required: Int)
 }
 
+/// `a + b`, or `Int.max` where that overflows.
+func saturatingSum(_ a: Int, _ b: Int) -> Int {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow ? Int.max : sum
+}
+
 /// The low-level error inside a decoding error, if any.
 func underlyingWireError(_ error: any Error) -> WireFormatError? {
     if let wire = error as? WireFormatError { return wire }
@@ -281,9 +294,13 @@ public struct IncompleteElementError: Error, Hashable, Sendable, CustomStringCon
     public let completeElements: Int
     /// Bytes of the incomplete element that were present.
     public let leftoverBytes: Int
+    /// The byte offset in the stream (for a file decoder, in the file) where the incomplete
+    /// element starts: cutting the input there leaves only complete elements.
+    public let offset: Int
 
-    /// The counts of complete elements and leftover bytes, as a sentence.
+    /// The counts of complete elements and leftover bytes and the offset, as a sentence.
     public var description: String {
-        "the input ends inside an element, after \(completeElements) complete elements (\(leftoverBytes) bytes left over)"
+        "the input ends inside an element, after \(completeElements) complete elements (\(leftoverBytes) bytes left "
+            + "over, from byte offset \(offset))"
     }
 }
