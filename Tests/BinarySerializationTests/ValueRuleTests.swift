@@ -140,6 +140,31 @@ import Testing
         #expect(spacedHex(try toV2.transcode(Record.self, from: v3)) == "5a 65 78 74 72 61 01 00 28 69 64 02")
     }
 
+    struct Later: Codable, Equatable {
+        var first: Record?
+        var second: Int
+        var third: Int?
+    }
+
+    /// A nil element under a key of a type that has no nil of its own: a struct's `init(from:)`
+    /// finds no container (an error, as BinaryCodable's), a primitive reads it as absent.
+    @Test func aPresentNilForATypeWithoutANil() throws {
+        // "first": nil, "second": 1, "third": nil (a generic type's `encode(nil, forKey:)`).
+        let v3 = Data(bytes("0b 66 69 72 73 74 01  0d 73 65 63 6f 6e 64 02 02  0b 74 68 69 72 64 01"))
+        for decode in [
+            { try BinaryDecoder().decode(Later.self, from: v3) },
+            { try BinaryDecoder().decode(Later.self, fromTree: BinaryDecoder().decodeTree(Later.self, from: v3)) },
+        ] {
+            #expect(throws: DecodingError.self) { try decode() }
+        }
+        struct Primitives: Codable, Equatable {
+            var first: Int?
+            var second: Int
+            var third: Int?
+        }
+        #expect(try BinaryDecoder().decode(Primitives.self, from: v3) == Primitives(first: nil, second: 1, third: nil))
+    }
+
     // MARK: Migration writes what BinaryCodable 4 reads
 
     @Test func v2ToV3WritesWhatEncodingTheValueWrites() throws {
