@@ -417,7 +417,8 @@ func exerciseTranscode<T: Codable & Equatable>(_ type: T.Type, _ input: FuzzInpu
         // The target format cannot hold the value (e.g. a negative integer key, in v3): nor can
         // encoding the decoded value.
         if let value, let direct = try? forward.encoder.encode(value) {
-            violation("transcode \(source)→\(target) threw an EncodingError, encoding the value gave [\(hex(direct))]", input)
+            violation(
+                "transcode \(source)→\(target) threw an EncodingError, encoding the value gave [\(hex(direct))]", input)
         }
         return
     } catch {
@@ -430,8 +431,9 @@ func exerciseTranscode<T: Codable & Equatable>(_ type: T.Type, _ input: FuzzInpu
     // decoded copies: bytes that differ must then decode to the same value.)
     do {
         let direct = try forward.encoder.encode(value)
+        let targetDecoder = input.decoder(target)
         if direct != output,
-            !same(try input.decoder(target).decode(T.self, from: direct), try input.decoder(target).decode(T.self, from: output))
+            !same(try targetDecoder.decode(T.self, from: direct), try targetDecoder.decode(T.self, from: output))
         {
             violation("transcode \(source)→\(target) gave [\(hex(output))], encoding the value [\(hex(direct))]", input)
         }
