@@ -76,8 +76,18 @@ import Testing
             let transcoder = BinaryTranscoder(from: source, to: target)
             let input = try BinaryEncoder(format: source).encode(value)
             #expect(transcoder.streamed(LastFieldFirst.self, from: input) == nil, "must take the recording path")
+            // The recording path writes the value's bytes; the transcode (decoded and encoded)
+            // the same value, its dictionaries in their iteration order.
             let output = try transcoder.transcode(LastFieldFirst.self, from: input)
-            #expect(output == (try BinaryEncoder(format: target).encode(value)), "\(source) -> \(target)")
+            let recorded = try #require(
+                try BinaryDecoder(format: source).withRecording(LastFieldFirst.self, from: input) {
+                    transcoder.transcoded($0)
+                })
+            #expect(recorded == (try BinaryEncoder(format: target).encode(value)), "\(source) -> \(target)")
+            #expect(
+                try BinaryDecoder(format: target).decode(LastFieldFirst.self, from: output)
+                    == BinaryDecoder(format: target).decode(LastFieldFirst.self, from: recorded),
+                "\(source) -> \(target)")
         }
     }
 

@@ -230,13 +230,11 @@ import Testing
                 var e = BinaryEncoder(format: format)
                 e.sortKeysDuringEncoding = true
                 let data = try e.encode(tree: tree)
-                // Keys come out in UTF-8 byte order.
+                // String keys come out in `String` order (BinaryCodable's), integer keys by value.
                 let sorted = try BinaryDecoder(format: format).decodeTree([String: Int].self, from: data)
                 if case .keyed(let fields) = sorted {
-                    let names = fields.keys.map(\.stringValue)
-                    #expect(
-                        names.map { Array($0.utf8) }
-                            == names.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) })
+                    let names = fields.keys.filter { $0.intValue == nil }.map(\.stringValue)
+                    #expect(names == names.sorted())
                 }
                 if format == .v3 { outputs.insert(data) }
             }

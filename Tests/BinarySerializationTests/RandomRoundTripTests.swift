@@ -92,4 +92,70 @@ import Testing
         }
         #expect(failures.isEmpty, "\(setup.format):\n\(failures.joined(separator: "\n"))")
     }
+    // Shapes of the value rules: single-value nils under keys, in enum payloads and in
+    // optionals; generic fields and enum payloads holding optionals (v2 has no word for their
+    // nil, v3 writes it); mixed integer-like and string keys, sorted. Every path, and every
+    // transcode is the bytes of encoding the decoded value.
+
+    typealias JSONValue = ValueRuleTests.JSONValue
+
+    struct RuleShapes: Codable, Equatable {
+        var record: ValueRuleTests.Record
+        var payloads: [ValueRuleTests.Payload]
+        var pair: ValueRuleTests.Pair<Int?, String?>
+        var nestedPair: ValueRuleTests.Pair<ValueRuleTests.Record?, [Int]?>?
+        var cells: [ValueRuleTests.Cell<JSONValue?>]
+        var text: ValueRuleTests.Cell<ValueRuleTests.NullableText?>
+        var keys: SortOrderTests.Entries
+        var byKey: [String: JSONValue]
+    }
+
+    /// Keys that sort differently by bytes and by `String`, canonically equivalent pairs, and
+    /// integer-like keys (in canonical form: a decoded dictionary spells them so).
+    static let ruleKeys = [
+        "7", "5", "6x", "10", "1a", "0", "e\u{301}", "\u{e9}", "\u{e9}x", "K", "\u{212A}", "super", "a", "b",
+        "\u{1F600}", "A\u{30A}", "\u{C5}", "B", "a\u{308}\u{332}", "c",
+    ]
+
+    static func ruleShapes(_ rng: inout SplitMix64) -> RuleShapes {
+        func n(_ bound: UInt64) -> Int { Int(rng.next() % bound) }
+        // Not 0: v2 writes a single-value nil as the byte 00, which is also the Int 0.
+        func json() -> JSONValue { n(2) == 0 ? .null : .number((n(99) + 1) * (n(2) == 0 ? 1 : -1)) }
+        func optionalJSON() -> JSONValue? { n(3) == 0 ? nil : json() }
+        func text() -> ValueRuleTests.NullableText? {
+            switch n(3) {
+            case 0: return nil
+            case 1: return ValueRuleTests.NullableText(nil)
+            default: return ValueRuleTests.NullableText("t\(n(9))")
+            }
+        }
+        func record() -> ValueRuleTests.Record { ValueRuleTests.Record(id: n(1000), extra: optionalJSON()) }
+        func payload() -> ValueRuleTests.Payload { n(2) == 0 ? .x(text()) : .y(optionalJSON(), json()) }
+        func keys() -> [String] { Array(Self.ruleKeys.shuffled(using: &rng).prefix(n(UInt64(Self.ruleKeys.count)))) }
+        return RuleShapes(
+            record: record(),
+            payloads: (0..<n(4)).map { _ in payload() },
+            pair: ValueRuleTests.Pair(first: n(2) == 0 ? nil : n(50), second: n(2) == 0 ? nil : "s"),
+            nestedPair: n(3) == 0
+                ? nil : ValueRuleTests.Pair(first: n(2) == 0 ? nil : record(), second: n(2) == 0 ? nil : [n(9)]),
+            cells: (0..<n(4)).map { _ in n(2) == 0 ? .value(optionalJSON()) : .two(optionalJSON(), optionalJSON()) },
+            text: .value(text()),
+            keys: SortOrderTests.Entries(keys().map { ($0, n(100)) }),
+            // A `Dictionary` takes canonically equivalent strings for one key: the first one stays.
+            byKey: Dictionary(keys().map { ($0, json()) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    @Test(arguments: setups.indices)
+    func valueRuleShapes(_ setupIndex: Int) {
+        let setup = Self.setups[setupIndex]
+        var rng = SplitMix64(seed: Self.baseSeed ^ 0x7275_6C65)
+        var failures: [String] = []
+        for i in 0..<300 {
+            let value = Self.ruleShapes(&rng)
+            for failure in roundTripFailures(value, setup) where failures.count < 10 {
+                failures.append("value \(i): \(failure) \(value)")
+            }
+        }
+        #expect(failures.isEmpty, "\(setup.format):\n\(failures.joined(separator: "\n"))")
+    }
 }

@@ -2,9 +2,11 @@ import BinarySerialization
 import Foundation
 import Testing
 
-/// A transcode writes the target bytes while the type reads the source (`streamed`), and falls
-/// back to recording the value first where the type reads in an order the stream cannot follow.
-/// Either way the bytes are those of the recording path (`withRecording` + `transcoded`).
+/// The transcode of a type that only decodes writes the target bytes while the type reads the
+/// source (`streamed`), and falls back to recording the value first where the type reads in an
+/// order the stream cannot follow. Either way the bytes are those of the recording path
+/// (`withRecording` + `transcoded`). (A `Codable` type is transcoded by decoding and encoding:
+/// its dictionaries then come in their iteration order, so those results compare as values.)
 @Suite struct StreamedTranscodeTests {
     struct Point: Codable, Equatable {
         var x: Int32
@@ -41,8 +43,10 @@ import Testing
             let input = try BinaryEncoder(format: source).encode(Self.records)
             let streamed = try #require(t.streamed([Record].self, from: input), "\(source)")
             #expect(streamed == (try Self.recorded([Record].self, input, t)))
-            #expect(try t.transcode([Record].self, from: input) == streamed)
             let target: BinaryFormat = source == .v2 ? .v3 : .v2
+            #expect(
+                try BinaryDecoder(format: target).decode([Record].self, from: t.transcode([Record].self, from: input))
+                    == Self.records)
             #expect(try BinaryDecoder(format: target).decode([Record].self, from: streamed) == Self.records)
         }
     }
@@ -243,9 +247,12 @@ import Testing
             let streamed = try #require(outer.streamed(ReadsAB.self, from: input), "\(source)")
             #expect(streamed == (try BinaryEncoder(format: target).encode(AB())), "\(source)")
             let value = try outer.decoder.decode(ReadsAB.self, from: input)
-            #expect(value.innerBytes == (try BinaryEncoder(format: target).encode(Self.records)), "\(source)")
+            #expect(
+                try BinaryDecoder(format: target).decode([Record].self, from: value.innerBytes ?? Data())
+                    == Self.records, "\(source)")
             // And the thread's streams serve the next transcodes as before.
-            #expect(try t.transcode([Record].self, from: innerInput) == value.innerBytes, "\(source)")
+            let again = try t.transcode([Record].self, from: innerInput)
+            #expect(try BinaryDecoder(format: target).decode([Record].self, from: again) == Self.records, "\(source)")
             #expect(try outer.transcode(ReadsAB.self, from: input) == streamed, "\(source)")
         }
     }

@@ -73,6 +73,7 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
     /// for the decoded value. Fields the type does not read are not in the tree.
     public func decodeTree<T: Decodable>(_ type: T.Type, from data: Data) throws -> BinaryValue {
         try data.withUnsafeBytes { buffer in
+            if readsAsBytes(T.self) { return .data(try decode(Data.self, fromBuffer: buffer)) }
             let (root, byteFormat) = rootNode(buffer)
             return try TreeRecorder.record(T.self, from: root, format: byteFormat, options: options)
         }
@@ -85,6 +86,9 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
     ) throws -> R {
         try data.withUnsafeBytes { buffer in
             let (root, byteFormat) = rootNode(buffer)
+            if readsAsBytes(T.self) {
+                return try body(TreeRecorder.recording([UInt8].self, from: root, format: byteFormat, options: options))
+            }
             return try body(TreeRecorder.recording(T.self, from: root, format: byteFormat, options: options))
         }
     }
@@ -94,6 +98,9 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
     package func stream<T: Decodable>(_ type: T.Type, from data: Data, to sink: any EncodingSink) throws -> Bool {
         try data.withUnsafeBytes { buffer in
             let (root, byteFormat) = rootNode(buffer)
+            if readsAsBytes(T.self) {
+                return try TreeRecorder.stream([UInt8].self, from: root, format: byteFormat, options: options, to: sink)
+            }
             return try TreeRecorder.stream(T.self, from: root, format: byteFormat, options: options, to: sink)
         }
     }
@@ -101,7 +108,26 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
     /// Decodes a value of `type` from a raw buffer that stays valid during the call.
     func decode<T: Decodable>(_ type: T.Type, fromBuffer buffer: UnsafeRawBufferPointer) throws -> T {
         let (root, byteFormat) = rootNode(buffer)
-        return try TreeDecoderImpl.decodeRoot(T.self, from: .bytes(root), format: byteFormat, options: options)
+        return try decodeRoot(T.self, from: root, format: byteFormat)
+    }
+
+    /// Decodes a whole input (or stream element) of `type`; a `Data` that ``readsAsBytes(_:)``
+    /// as the `[UInt8]` it is stored as.
+    func decodeRoot<T: Decodable>(_ type: T.Type, from root: ByteNode, format: any ByteFormat.Type) throws -> T {
+        if readsAsBytes(T.self) {
+            let bytes = try TreeDecoderImpl.decodeRoot(
+                [UInt8].self, from: .bytes(root), format: format, options: options)
+            if let data = Data(bytes) as? T { return data }
+        }
+        return try TreeDecoderImpl.decodeRoot(T.self, from: .bytes(root), format: format, options: options)
+    }
+
+    /// Whether a root of `type` is read as `[UInt8]`: a `Data` in v2 with nil index sets, which
+    /// 2.x reads (and writes) at the top level and as a stream element with `Data`'s own
+    /// `Codable` conformance, an unkeyed container of bytes after a nil index set. (Everywhere
+    /// else 2.x reads `Data` as a primitive.)
+    func readsAsBytes<T>(_ type: T.Type) -> Bool {
+        T.self == Data.self && format == .v2 && prependNilIndexSetForUnkeyedContainers
     }
 
     /// The configured format's reader.

@@ -19,7 +19,9 @@ public import Foundation
 public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
     /// The wire format to write.
     public var format: BinaryFormat
-    /// Sort the fields of keyed containers: by integer key when both keys have one, else by string.
+    /// Sort the fields of keyed containers as BinaryCodable does: by integer key when both keys
+    /// have one, else by `String` order; made one total order of the written keys (see
+    /// ``KeyedFields/sortedByKey()``).
     ///
     /// Setting `userInfo[BinaryEncoder.userInfoSortKey] = true` has the same effect.
     public var sortKeysDuringEncoding: Bool = false

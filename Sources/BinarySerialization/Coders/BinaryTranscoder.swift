@@ -1,10 +1,11 @@
 public import Foundation
 
-/// Re-encodes stored data from one format to the other in memory, guided by the Swift type:
-/// the bytes are read into a tree shaped by the type, and the tree is written in the target format.
-/// Unless keys are sorted, the tree is not built: the target bytes are written while the type
-/// reads the source (or, where it reads fields out of their stored order, from a record of what
-/// it read), the same bytes as the tree's.
+/// Re-encodes stored data from one format to the other in memory, guided by the Swift type.
+///
+/// The result is what encoding the decoded value in the target format gives:
+/// `transcode(T.self, from: b)` equals `encoder.encode(decoder.decode(T.self, from: b))`, whatever
+/// `T`'s `encode(to:)` writes. A type that only decodes has no `encode(to:)` to run: what it read
+/// (its `decodeTree`) is written in the target format.
 ///
 /// ```swift
 /// var transcoder = BinaryTranscoder(from: .v2, to: .v3)
@@ -23,12 +24,18 @@ public struct BinaryTranscoder: Sendable {
         encoder = BinaryEncoder(format: target)
     }
 
-    /// Re-encodes `data`, which holds a `type` in the source format, in the target format.
+    /// Re-encodes `data`, which holds a `type` in the source format, in the target format: the
+    /// bytes of encoding the decoded value.
     ///
     /// Fields that `type` does not decode are not carried over.
     /// - Throws: `DecodingError` if `data` is not a valid `type`; `EncodingError` if the target
     ///   format cannot hold the value.
     public func transcode<T: Decodable>(_ type: T.Type, from data: Data) throws -> Data {
+        // Decoded and encoded: a replay of what the type read cannot know what its `encode(to:)`
+        // writes (a generic field's nil, which v2 leaves out and v3 writes).
+        if T.self is any Encodable.Type, let value = try decoder.decode(T.self, from: data) as? any Encodable {
+            return try encoder.encode(value)
+        }
         if let direct = streamed(type, from: data) { return direct }
         return try decoder.withRecording(type, from: data) { recording in
             try transcoded(recording) ?? encoder.encode(tree: recording.tree)

@@ -234,8 +234,7 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
         let cursor = ByteCursor(offset: begin, end: buffer.count, isOpenEnded: true)
         let node = V2Format.element(buffer, cursor)
         do {
-            let value = try TreeDecoderImpl.decodeRoot(
-                Element.self, from: .bytes(node), format: decoder.byteFormat, options: decoder.options)
+            let value = try decoder.decodeRoot(Element.self, from: node, format: decoder.byteFormat)
             guard cursor.offset > begin else {
                 throw streamError(
                     WireFormatError(.invalidBytes, "an element was decoded without reading any bytes", offset: begin))

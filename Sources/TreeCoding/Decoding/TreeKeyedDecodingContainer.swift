@@ -172,12 +172,15 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try scalarIfPresent(type, key) }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try scalarIfPresent(type, key) }
 
-    /// A present nil is absent for most types, but for an optional `T` it is `T`'s own nil: the
-    /// `.some(nil)` of a `T??` field is written as a nil value, `.none` as no field at all.
+    /// Only an absent key is `nil`: a present key's element, nil included, is `T`'s to read. A
+    /// type whose `encode(to:)` writes nil (a JSON-like `.null`, the `.some(nil)` of a `T??`
+    /// field) is written as a nil element, while `encodeIfPresent` writes no key for `.none`.
+    /// The primitives, which have no nil of their own, read a nil element as absent, as their
+    /// own `decodeIfPresent` does.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try state.withDecoderAndPath { impl, path in
             guard var n = try lookup(key) else { return nil }
-            if n.isNil(impl.format), !(T.self is any NilRepresentable.Type) { return nil }
+            if n.isNil(impl.format), T.self is any ScalarDecodable.Type { return nil }
             return try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
         }
     }

@@ -148,15 +148,16 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
         if n > Self.indexThreshold { keyIndex?.reserveCapacity(n) }
     }
 
-    /// The same fields in the order `sortKeysDuringEncoding` writes: a function of the keys alone.
+    /// The same fields in the order `sortKeysDuringEncoding` writes: BinaryCodable's order, made
+    /// a function of the written keys alone (Docs/FormatV3.md, "Sorting").
     ///
-    /// Integer keys are sorted by value, string keys by their UTF-8 bytes, and the two lists are
-    /// merged by the UTF-8 bytes of their string forms (an integer key first on a tie). Bytes, not
-    /// `String`'s `<`: `String` compares canonically equivalent spellings (`"é"` and `"e\u{301}"`)
-    /// as Unicode does, which is not a strict order on distinct byte sequences, so the output
-    /// would depend on insertion order. BinaryCodable compares two keys by integer value when
-    /// both have one, else by `String`; the orders agree except where byte order and `String`
-    /// order disagree, and where integer and string keys mix (its rule is not transitive there).
+    /// BinaryCodable compares two keys by integer value when both have one, else by their
+    /// `stringValue`s with `String`'s `<`. Two things keep that from being an order of the bytes:
+    /// `String`'s `<` ties canonically equivalent spellings (`"\u{e9}"`, `"e\u{301}"`), and the
+    /// integer-against-string comparison is not transitive (`2 < 10`, `"10" < "1a" < "2"`). So:
+    /// integer keys are sorted by value, string keys by ``sortPrecedes(_:_:)``, and the two lists
+    /// are merged by the same comparison of their ``sortName``s (an integer key first on a tie).
+    /// Where BinaryCodable's comparison is a strict total order on the keys, this is that order.
     public func sortedByKey() -> KeyedFields {
         if fields.count < 2 { return self }
         let order = Self.sortedOrder(fields.map(\.key))
@@ -170,8 +171,10 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
         for i in keys.indices {
             if keys[i].intValue != nil { ints.append(i) } else { strings.append(i) }
         }
-        ints.sort { (keys[$0].intValue ?? 0, $0) < (keys[$1].intValue ?? 0, $1) }
-        strings.sort { utf8Precedes(keys[$0].stringValue, keys[$1].stringValue) }
+        // Keys are distinct, so no two integer keys share a value and no two string keys share
+        // their bytes: both sorts are strict, and the result does not depend on the input order.
+        ints.sort { (keys[$0].intValue ?? 0) < (keys[$1].intValue ?? 0) }
+        strings.sort { sortPrecedes(keys[$0].stringValue, keys[$1].stringValue) }
         if ints.isEmpty { return strings }
         if strings.isEmpty { return ints }
         var merged: [Int] = []
@@ -179,7 +182,7 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
         var i = 0
         var s = 0
         while i < ints.count, s < strings.count {
-            if utf8Precedes(keys[strings[s]].stringValue, keys[ints[i]].stringValue) {
+            if sortPrecedes(keys[strings[s]].stringValue, keys[ints[i]].sortName) {
                 merged.append(strings[s])
                 s += 1
             } else {
@@ -193,8 +196,23 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
     }
 }
 
-/// Whether `a`'s UTF-8 bytes sort before `b`'s (a strict total order on distinct strings).
-@inline(__always)
-func utf8Precedes(_ a: String, _ b: String) -> Bool {
-    a.utf8.lexicographicallyPrecedes(b.utf8)
+extension BinaryKey {
+    /// The spelling an integer key sorts by against string keys: the decimal form of its value
+    /// when its name is itself an integer (a dictionary's `"07"` sorts as `"7"`), else its name
+    /// (the `super` key sorts as `"super"`). The bytes keep only the value of such a key, and
+    /// every path that reads the bytes spells it in decimal; a name that is not an integer comes
+    /// from the type's keys, which every typed path has.
+    var sortName: String {
+        guard let intValue, Int(stringValue) != nil else { return stringValue }
+        return String(intValue)
+    }
+}
+
+/// The sort order of key names: Swift's `String` order (BinaryCodable's), and between two
+/// canonically equivalent spellings, which `<` ties, their UTF-8 bytes. A strict total order on
+/// distinct byte sequences, so sorted output is a function of the keys alone.
+func sortPrecedes(_ a: String, _ b: String) -> Bool {
+    if a < b { return true }
+    if b < a { return false }
+    return a.utf8.lexicographicallyPrecedes(b.utf8)
 }

@@ -206,7 +206,7 @@ final class V2Sink: ByteSink {
             guard let size = Scalars.size(of: node) else { return fail() }
             buffer.append(size) { w in Scalars.write(node, to: &w) }
         default:
-            write(node, contexts[top].children)
+            write(top == 0 ? V2Writer.root(node, nilIndexSets: nilIndexSets) : node, contexts[top].children)
         }
     }
 

@@ -23,8 +23,18 @@ struct V2Writer {
     {
         var writer = V2Writer(nilIndexSets: nilIndexSets)
         writer.depth.setMaximumDepth(maximumDepth)
+        let tree = root(tree, nilIndexSets: nilIndexSets)
         let total = try writer.measure(tree, context)
         return try Output.make(count: total) { w in writer.write(tree, context, to: &w) }
+    }
+
+    /// The root (the top level, a stream element) as written: with nil index sets, a `Data` is
+    /// the unkeyed container of bytes that `Data`'s own `Codable` conformance makes of it, which
+    /// 2.x uses there, so it starts with a nil index set. (Everywhere else 2.x writes `Data` as a
+    /// primitive.) `BinaryDecoder.readsAsBytes(_:)` reads it back.
+    static func root(_ tree: BinaryValue, nilIndexSets: Bool) -> BinaryValue {
+        guard nilIndexSets, case .data(let data) = tree else { return tree }
+        return .packed(.uint8(Array(data)))
     }
 
     private init(nilIndexSets: Bool) { self.nilIndexSets = nilIndexSets }
