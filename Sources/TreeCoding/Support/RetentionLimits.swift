@@ -17,6 +17,7 @@ package enum RetentionLimits {
 extension Array {
     /// Empties the array for the next run, keeping its memory unless it holds more than
     /// `capacity` elements' worth (a thread keeps its sinks between calls).
+    @inlinable
     package mutating func removeAll(keepingCapacityUpTo capacity: Int) {
         if self.capacity > capacity {
             self = []
@@ -26,6 +27,7 @@ extension Array {
     }
 
     /// Lets go of the array's memory if it has room for more than `capacity` elements.
+    @inlinable
     package mutating func releaseStorage(beyond capacity: Int) {
         if self.capacity > capacity { self = [] }
     }
