@@ -289,9 +289,17 @@ import TreeCoding
     }
 
     @Test func handBuiltTreeDecodes() throws {
-        let tree: BinaryValue = ["name": "Ann", "age": 42, "tags": ["a", "b"], "scores": [1, 2], "level": 2]
+        // An array of primitives is a packed node: v3 writes an unkeyed container differently.
+        var tree: BinaryValue = [
+            "name": "Ann", "age": 42, "tags": ["a", "b"], "scores": .packed(.uint16([1, 2])), "level": 2,
+        ]
         let person = try TreeDecoder().decode(Person.self, fromTree: tree)
         #expect(person == Person(name: "Ann", age: 42, tags: ["a", "b"], scores: [1, 2], nickname: nil, level: .high))
+        // Assigning an array literal in place of the packed node keeps it packed.
+        tree["scores"] = [3, 4]
+        #expect(tree["scores"] == .packed(.uint16([3, 4])))
+        let unpacked: BinaryValue = ["name": "Ann", "age": 42, "tags": [], "scores": [1, 2], "level": 2]
+        #expect(throws: DecodingError.self) { try TreeDecoder().decode(Person.self, fromTree: unpacked) }
     }
 
     struct Small: Decodable { var v: Int8 }

@@ -22,13 +22,35 @@ extension BinaryValue {
     /// - a `Double` converts to `Float` when the `Float` has the same value or reads, in its
     ///   shortest decimal form, as the `Double` (so the literal `0.1` stores `Float(0.1)`, while
     ///   `0.1 + 0.2`, whose shortest form is `0.30000000000000004`, does not convert);
-    /// - a `Bool`, `String` or `Data` converts only to its own type.
+    /// - a `Bool`, `String` or `Data` converts only to its own type;
+    /// - in place of a packed array, an unkeyed container or packed array converts when each
+    ///   element converts to the packed element type: `tree["ids"] = [1, 2]` keeps `[UInt32]`.
     public func converting(_ value: BinaryValue) -> BinaryValue? {
         switch self {
         case .single(let inner): return inner.converting(value).map { .single($0) }
         case .optional(.some(let inner)): return inner.converting(value).map { .optional($0) }
+        case .packed(let packed): return value.packed(as: packed.elementKind).map { .packed($0) }
         default: return leafKind.flatMap { value.exactly(as: $0) }
         }
+    }
+
+    /// This unkeyed container or packed array as a packed array of `kind`, each element
+    /// converted exactly; `nil` if one does not convert.
+    private func packed(as kind: PackedArray.Kind) -> PackedArray? {
+        let elements: [BinaryValue]
+        switch self {
+        case .unkeyed(let values): elements = values
+        case .packed(let p): elements = p.leaves
+        default: return nil
+        }
+        let element = kind.elementScalarKind
+        var leaves: [BinaryValue] = []
+        leaves.reserveCapacity(elements.count)
+        for e in elements {
+            guard let leaf = e.exactly(as: element) else { return nil }
+            leaves.append(leaf)
+        }
+        return PackedArray(kind: kind, leaves: leaves)
     }
 
     /// The primitive type and integer encoding of this leaf; `nil` for other nodes.

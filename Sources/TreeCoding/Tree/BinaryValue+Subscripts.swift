@@ -69,7 +69,8 @@ extension BinaryValue {
     /// integer key `i`, `tree[position: i]` for the element at position `i`.
     @available(
         *, unavailable,
-        message: "an Int could be a key or a position: use tree[key: i] for an integer key, tree[position: i] for an element"
+        message:
+            "an Int could be a key or a position: use tree[key: i] for an integer key, tree[position: i] for an element"
     )
     public subscript(index: Int) -> BinaryValue? {
         get { nil }

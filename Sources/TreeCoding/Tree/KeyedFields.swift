@@ -74,7 +74,8 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
     /// for the field with integer key `i`, `container.fields[i]` for the field at position `i`.
     @available(
         *, unavailable,
-        message: "an Int could be a key or a position: use [BinaryKey(intValue: i)] for an integer key, .fields[i] for a position"
+        message:
+            "an Int could be a key or a position: use [BinaryKey(intValue: i)] for an integer key, .fields[i] for a position"
     )
     public subscript(index: Int) -> (key: BinaryKey, value: BinaryValue) {
         (fields[index].key, fields[index].value)
