@@ -105,6 +105,36 @@ import Testing
         #expect(decoded == Message(name: "a", count: 3, note: nil))
     }
 
+    struct Named: Codable, Equatable {
+        var title: String
+        var size: UInt16
+        var ids: [UInt32]
+        enum CodingKeys: String, CodingKey { case title, size, ids }
+    }
+
+    @Test func everyKeySubscriptWritesWithStringAndIntKeys() throws {
+        var tree = try BinaryEncoder().encodeTree(Named(title: "a", size: 1, ids: [1]))
+        let title = "title"
+        tree[key: title] = "b"
+        tree[Named.CodingKeys.size] = 2
+        tree["ids"] = [7, 8]
+        #expect(tree[key: title] == "b")
+        #expect(tree[Named.CodingKeys.size] == .uint16(2))
+        #expect(tree["ids"] == .packed(.uint32([7, 8])))
+        #expect(tree["ids"]?[position: 1] == .uint32(8))
+        let back = try BinaryDecoder().decode(Named.self, from: BinaryEncoder().encode(tree: tree))
+        #expect(back == Named(title: "b", size: 2, ids: [7, 8]))
+
+        var message = try BinaryEncoder().encodeTree(Message(name: "a", count: 1, note: nil))
+        let noteKey = 12
+        message[key: noteKey] = "n"
+        message[key: 6] = 4
+        #expect(message[key: noteKey] == "n")
+        #expect(message[6] == .uint8(4))
+        message[key: noteKey] = nil
+        #expect(try BinaryDecoder().decode(Message.self, fromTree: message) == Message(name: "a", count: 4, note: nil))
+    }
+
     struct Maybe: Codable, Equatable {
         var maybeMaybe: String??
     }

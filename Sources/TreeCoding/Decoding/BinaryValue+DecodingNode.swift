@@ -87,9 +87,10 @@ extension BinaryValue {
     /// but not `.int(5)` for a `UInt32` (zig-zag 10, which a `UInt32` reads as 10) nor
     /// `.int16(5, .fixed)` for an `Int16` asked as a varint.
     func converted(to kind: ScalarKind) -> BinaryValue? {
+        if leafKind == kind { return self }
         switch kind {
         case .bool, .string, .float, .double:
-            return leafKind == kind ? self : nil
+            return nil
         case .data:
             if case .data = self { return self }
             if case .packed(.uint8(let bytes)) = self { return .data(Data(bytes)) }

@@ -114,8 +114,12 @@ extension BinaryValue {
                 let result = try body(&element)
                 let stored = try Self.keepingLeafType(old, element, "the element \(index)")
                 node = .nil
-                _ = packed.replace(at: index, with: stored)
+                let replaced = packed.replace(at: index, with: stored)
                 node = .packed(packed)
+                // `stored` has the element type (keepingLeafType converted it): the check is cheap.
+                guard replaced else {
+                    throw EditError(.typeMismatch, "cannot store a \(stored.kindName) node in a packed array")
+                }
                 return result
             default:
                 throw EditError(.notIndexed, "not a container")  // editIndexed checked there is one
