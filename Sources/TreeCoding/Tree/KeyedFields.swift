@@ -63,8 +63,8 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
     public var endIndex: Index { Index(offset: fields.count) }
 
     /// The key and value of the field at `position`, which must be a valid index of this
-    /// collection. An integer is a key, never a position: the field at an integer position is
-    /// `fields[i]`.
+    /// collection. An integer in a subscript is a key, never a position: the field at the integer
+    /// position `i` is `container.fields[i]`.
     public subscript(position: Index) -> (key: BinaryKey, value: BinaryValue) {
         let field = fields[position.offset]
         return (field.key, field.value)
