@@ -118,8 +118,12 @@ func roundTripFailures<T: Codable & Equatable>(
                 ? nil : "streamed \(randomCorpusHex([UInt8](streamed))) != tree \(randomCorpusHex([UInt8](viaTree)))"
         }
     }
+    // The tree decodes as its bytes do (v2 reads its tree as it stores it), but for one v2 loss
+    // the tree does not show: a single-value `Optional` holding a value written as `00` (0,
+    // false), which the bytes read as nil.
     check("decode(fromTree:)") {
-        try decoder.decode(T.self, fromTree: tree) == value ? nil : "decoded a different value"
+        let fromTree = try decoder.decode(T.self, fromTree: tree)
+        return fromTree == decoded || (lossyV2Allowed && fromTree == value) ? nil : "decoded a different value"
     }
     check("decodeTree") {
         let stored = try decoder.decodeTree(T.self, from: bytes)

@@ -16,6 +16,12 @@ import Testing
         @ZigZagEncoded var delta: Int16
     }
 
+    struct Reading: Codable, Equatable {
+        var sensor: UInt32
+        var celsius: Float
+        var delta: Int16
+    }
+
     let message = Message(sender: "Alice", isRead: true, unreadCount: 42)
 
     @Test func quickStart() throws {
@@ -53,6 +59,25 @@ import Testing
         #expect(
             try decoder.decode(Message.self, fromTree: handMade)
                 == Message(sender: "Bob", isRead: false, unreadCount: 3))
+    }
+
+    @Test func editTheTree() throws {
+        let encoder = BinaryEncoder()
+        let decoder = BinaryDecoder()
+        var reading = try encoder.encodeTree(Reading(sensor: 7, celsius: 21.5, delta: -2))
+        reading["sensor"] = 8
+        reading["celsius"] = 0.1
+        reading["delta"] = 3
+        #expect(reading["sensor"] == .uint32(8, .varint))
+        #expect(reading["celsius"] == .float(0.1))
+        #expect(reading["delta"] == .int16(3, .fixed))
+        let expected = Reading(sensor: 8, celsius: 0.1, delta: 3)
+        #expect(try decoder.decode(Reading.self, from: encoder.encode(tree: reading)) == expected)
+        #expect(try decoder.decode(Reading.self, fromTree: reading) == expected)
+        let error = #expect(throws: BinaryValue.EditError.self) { try reading.setValue(-1, forKey: "sensor") }
+        #expect(error?.code == .typeMismatch)
+        reading["sensor"] = -1
+        #expect(throws: DecodingError.self) { try decoder.decode(Reading.self, fromTree: reading) }
     }
 
     @Test func wrappers() throws {

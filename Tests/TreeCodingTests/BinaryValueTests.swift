@@ -82,8 +82,11 @@ import TreeCoding
     @Test func subscriptByKey() {
         var tree: BinaryValue = ["a": 1, "b": "two", 7: true]
         #expect(tree["a"] == .int(1))
-        #expect(tree[7] == nil)  // an Int subscript is by index: a keyed container has none
+        #expect(tree[7] == .bool(true))  // an integer literal is a key, never a position
+        #expect(tree[key: 7] == .bool(true))
         #expect(tree[BinaryKey(intValue: 7)] == .bool(true))
+        #expect(tree[key: "b"] == "two")
+        #expect(tree[position: 0] == nil)  // a keyed container has no positions
         #expect(tree["missing"] == nil)
         // Replacing keeps the position; adding appends; nil removes.
         tree["a"] = "one"
@@ -96,30 +99,25 @@ import TreeCoding
         #expect(wrapped["x"] == .int(1))
         wrapped["x"] = 2
         #expect(wrapped == .optional(.single(["x": 2])))
-        // Leaves have no fields: the write cannot apply (setValue(_:forKey:) would throw).
+        // A leaf has no fields: setting one makes the node a keyed container with that field.
         var leaf: BinaryValue = 5
         #expect(leaf["x"] == nil)
-        leaf["x"] = 1
-        #expect(leaf == 5)
         #expect(leaf.count == nil)
+        leaf["x"] = 1
+        #expect(leaf == ["x": 1])
     }
 
-    @Test func subscriptByIndex() {
-        var list: BinaryValue = [1, "b", .nil]
-        #expect(list[0] == .int(1))
-        #expect(list[2] == .nil)
-        #expect(list[3] == nil)
-        #expect(list[-1] == nil)
-        list[1] = .bool(false)
-        list[5] = 9  // past the end: cannot apply (setElement(_:at:) would throw)
-        #expect(list == [1, false, .nil])
-        list[3] = 9  // at the end: appends
-        list[0] = nil  // nil removes; an explicit nil element is `.nil`
-        #expect(list == [false, .nil, 9])
+    @Test func subscriptByPosition() {
+        let list: BinaryValue = [1, "b", .nil]
+        #expect(list[position: 0] == .int(1))
+        #expect(list[position: 2] == .nil)
+        #expect(list[position: 3] == nil)
+        #expect(list[position: -1] == nil)
+        #expect(list[0] == nil)  // an integer literal is a key: an unkeyed container has none
         #expect(list.count == 3)
         let packed: BinaryValue = .optional(.packed(.int16([4, -5])))
-        #expect(packed[1] == .int16(-5))
-        #expect(packed[2] == nil)
+        #expect(packed[position: 1] == .int16(-5))
+        #expect(packed[position: 2] == nil)
         #expect(packed.count == 2)
     }
 
@@ -174,7 +172,8 @@ import TreeCoding
         #expect(fields.position(of: "c") == 2)
         #expect(fields.position(of: "zz") == nil)
         #expect(fields.map(\.key.stringValue) == ["a", "b", "c"])
-        #expect(fields[1].value == 4)
+        #expect(fields.fields[1].value == 4)
+        #expect(fields[fields.index(after: fields.startIndex)].value == 4)
         fields["a"] = nil
         #expect(fields.keys.map(\.stringValue) == ["b", "c"])
         #expect(fields.count == 2)
@@ -290,9 +289,17 @@ import TreeCoding
     }
 
     @Test func handBuiltTreeDecodes() throws {
-        let tree: BinaryValue = ["name": "Ann", "age": 42, "tags": ["a", "b"], "scores": [1, 2], "level": 2]
+        // An array of primitives is a packed node: v3 writes an unkeyed container differently.
+        var tree: BinaryValue = [
+            "name": "Ann", "age": 42, "tags": ["a", "b"], "scores": .packed(.uint16([1, 2])), "level": 2,
+        ]
         let person = try TreeDecoder().decode(Person.self, fromTree: tree)
         #expect(person == Person(name: "Ann", age: 42, tags: ["a", "b"], scores: [1, 2], nickname: nil, level: .high))
+        // Assigning an array literal in place of the packed node keeps it packed.
+        tree["scores"] = [3, 4]
+        #expect(tree["scores"] == .packed(.uint16([3, 4])))
+        let unpacked: BinaryValue = ["name": "Ann", "age": 42, "tags": [], "scores": [1, 2], "level": 2]
+        #expect(throws: DecodingError.self) { try TreeDecoder().decode(Person.self, fromTree: unpacked) }
     }
 
     struct Small: Decodable { var v: Int8 }

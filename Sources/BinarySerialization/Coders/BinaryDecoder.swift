@@ -62,11 +62,20 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
         try BinaryDecoder().decode(T.self, from: bytes)
     }
 
-    /// Decodes a value of `type` from a tree.
+    /// Decodes a value of `type` from a tree, exactly as strictly as from the tree's bytes: if
+    /// this returns a value, `encode(tree:)` in the same format either throws or gives bytes that
+    /// decode to that value.
+    ///
+    /// So a leaf is read only as a type whose bytes it matches (a `UInt32` field does not take an
+    /// `.int` leaf, whose zig-zag bytes a `UInt32` would read as another number; a `Double`
+    /// field does not take an `.int`), and in v2 a nil field of a keyed container is absent, as
+    /// v2 does not store it.
     ///
     /// - Throws: `DecodingError` if the tree does not have the shape of `type`.
     public func decode<T: Decodable>(_ type: T.Type = T.self, fromTree tree: BinaryValue) throws -> T {
-        try TreeDecoderImpl.decodeRoot(T.self, from: .tree(tree), format: nil, options: options)
+        let stored =
+            format == .v2 ? tree.v2Stored(nodeLimit: DepthGuard.nodeLimit(maximumDepth: limits.maximumDepth)) : tree
+        return try TreeDecoderImpl.decodeRoot(T.self, from: .tree(stored), format: nil, options: options)
     }
 
     /// The tree of the stored bytes, shaped by `type`: what ``BinaryEncoder/encodeTree(_:)`` gives

@@ -102,8 +102,13 @@ public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
 
     /// Encodes `value` to an inspectable tree (the first stage of `encode(_:)`, which skips it
     /// when it can write the bytes directly).
+    ///
+    /// The tree holds what the format stores, so that `decodeTree` of the bytes gives it back: in
+    /// v2, keyed containers have no nil fields (v2 leaves a nil `Optional` out, so a `T??`
+    /// holding `.some(nil)` reads back as `nil`, as with BinaryCodable 2.x).
     public func encodeTree<T: Encodable>(_ value: T) throws -> BinaryValue {
-        try treeEncoder.encodeTree(value)
+        let tree = try treeEncoder.encodeTree(value)
+        return format == .v2 ? tree.v2Stored(nodeLimit: DepthGuard.nodeLimit(maximumDepth: maximumDepth)) : tree
     }
 
     /// Serializes a tree (the second stage): `encode(tree: encodeTree(v))` equals `encode(v)`. With ``sortKeysDuringEncoding``, keyed containers are sorted first.

@@ -2,21 +2,14 @@ import Foundation
 
 /// Decoding from a tree: the answers ``BinaryValue`` gives to the decoder's requests.
 ///
-/// Tree decoding is lenient where the tree is unambiguous, so that hand-built trees decode:
-/// `.single` and `.optional` wrappers are looked through when a type does not ask for them,
-/// integers convert between widths when the value fits exactly, and unkeyed containers of
-/// leaves decode as packed arrays (and the other way round).
+/// Tree decoding accepts what the bytes of the tree would give back: a `.single` or `.optional`
+/// mark only where a type asks for one, and a leaf read as another primitive type only where
+/// both formats would read its bytes as the same value (``converted(to:)``).
 extension BinaryValue {
-    /// The node without `.single`/`.optional` wrappers.
-    var unwrapped: BinaryValue {
-        var v = self
-        while true {
-            switch v {
-            case .single(let inner), .optional(.some(let inner)): v = inner
-            default: return v
-            }
-        }
-    }
+    /// The node a type that asks for a container or a primitive reads: the node itself. A
+    /// `.single` or `.optional` mark is read only by a single-value container or an `Optional`
+    /// (the formats write them differently: v3 a nil byte at the top level, v2 an optional's flag).
+    var unwrapped: BinaryValue { self }
 
     private func mismatch(_ expected: String) -> WireFormatError {
         WireFormatError(.typeMismatch, "expected \(expected), found \(kindName) node")
@@ -39,13 +32,21 @@ extension BinaryValue {
         }
     }
 
-    /// The content of a single-value container or optional; `nil` for nil. A node without a
-    /// wrapper is its own content, so that hand-built trees need not spell the wrappers out.
-    func treeSingleValueContent() -> BinaryValue? {
+    /// The content of an `Optional` (`optional`) or of a single-value container; `nil` for nil.
+    ///
+    /// Only where the bytes agree: an `Optional` holds a value only in an `.optional` mark (v2
+    /// writes a flag before it); a single-value container takes a `.single` mark, or inside a
+    /// keyed or unkeyed container (not `atRoot`, where v3 writes a nil byte first) a node without
+    /// one, so that hand-built trees need not spell it out.
+    func treeContent(optional: Bool, atRoot: Bool) throws -> BinaryValue? {
         switch self {
         case .nil, .optional(.none), .single(.nil): return nil
-        case .single(let inner), .optional(.some(let inner)): return inner
-        default: return self
+        case .optional(.some(let inner)) where optional: return inner
+        case .single(let inner) where !optional: return inner
+        case .single, .optional: throw mismatch(optional ? "an optional" : "a single-value container")
+        default:
+            if optional || atRoot { throw mismatch(optional ? "an optional" : "a single-value container") }
+            return self
         }
     }
 
@@ -56,57 +57,76 @@ extension BinaryValue {
         return converted
     }
 
+    /// A packed array of `kind`: a `.packed` node, of `kind` or of elements that each read as
+    /// `kind` (``converted(to:)``). Not an unkeyed container, which v3 writes element by element.
     func treePacked(_ kind: PackedArray.Kind) throws -> PackedArray {
-        let node = unwrapped
-        if case .packed(let packed) = node, packed.elementKind == kind { return packed }
-        let elements: [BinaryValue]
-        switch node {
-        case .packed(let packed): elements = packed.leaves
-        case .unkeyed(let values): elements = values
+        switch unwrapped {
+        case .packed(let packed):
+            if packed.elementKind == kind { return packed }
+            let element = kind.elementScalarKind
+            var leaves: [BinaryValue] = []
+            leaves.reserveCapacity(packed.count)
+            for leaf in packed.leaves {
+                guard let converted = leaf.converted(to: element) else { throw mismatch("[\(kind.rawValue)]") }
+                leaves.append(converted)
+            }
+            guard let converted = PackedArray(kind: kind, leaves: leaves) else { throw mismatch("[\(kind.rawValue)]") }
+            return converted
         case .nil, .optional(.none): throw WireFormatError(.valueNotFound, "expected [\(kind.rawValue)], found nil")
-        default: throw mismatch("[\(kind.rawValue)]")
+        default: throw mismatch("[\(kind.rawValue)] (a packed array)")
         }
-        guard let packed = PackedArray(kind: kind, leaves: elements.map { $0.unwrapped }) else {
-            throw mismatch("[\(kind.rawValue)]")
-        }
-        return packed
     }
 
-    /// This leaf as exactly `kind`, converting numbers that fit exactly.
+    /// This leaf as exactly `kind`, when the bytes both formats write for the leaf read back as
+    /// the same value of `kind`; `nil` otherwise.
+    ///
+    /// As strict as the bytes, so that a tree that decodes serializes to bytes that decode to the
+    /// same value: a `Bool`, `Float`, `Double` or `String` only from its own leaf (`Data` also
+    /// from a packed `[UInt8]`, the same bytes); an integer from an integer leaf whose value fits
+    /// `kind` and is written the same way, e.g. `.int32(5)` for an `Int64` (both zig-zag varints)
+    /// but not `.int(5)` for a `UInt32` (zig-zag 10, which a `UInt32` reads as 10) nor
+    /// `.int16(5, .fixed)` for an `Int16` asked as a varint.
     func converted(to kind: ScalarKind) -> BinaryValue? {
+        if leafKind == kind { return self }
         switch kind {
-        case .bool:
-            if case .bool = self { return self }
-            return nil
-        case .string:
-            if case .string = self { return self }
+        case .bool, .string, .float, .double:
             return nil
         case .data:
             if case .data = self { return self }
             if case .packed(.uint8(let bytes)) = self { return .data(Data(bytes)) }
             return nil
-        case .float:
-            switch self {
-            case .float: return self
-            case .double(let d): return Float(exactly: d).map { .float($0) }
-            default: return exactInteger(Int64.self).flatMap { Float(exactly: $0) }.map { .float($0) }
+        default:
+            guard let wire = integerWire, let converted = exactly(as: kind), let same = converted.integerWire,
+                same == wire
+            else {
+                return nil
             }
-        case .double:
-            switch self {
-            case .double: return self
-            case .float(let f): return .double(Double(f))
-            default: return exactInteger(Int64.self).flatMap { Double(exactly: $0) }.map { .double($0) }
+            return converted
+        }
+    }
+
+    /// How an integer leaf is written: its width for a fixed-size integer, else the unsigned
+    /// value of its varint; `nil` for other nodes.
+    private var integerWire: (width: Int, bits: UInt64)? {
+        func wire(_ bits: UInt64, _ signed: Int64, _ e: IntegerEncoding, _ width: Int) -> (width: Int, bits: UInt64) {
+            switch e {
+            case .fixed: return (width, bits)
+            case .varint: return (0, bits)
+            case .zigZag: return (0, UInt64(bitPattern: (signed << 1) ^ (signed >> 63)))
             }
-        case .int8: return exactInteger(Int8.self).map { .int8($0) }
-        case .uint8: return exactInteger(UInt8.self).map { .uint8($0) }
-        case .int16(let e): return exactInteger(Int16.self).map { .int16($0, e) }
-        case .uint16(let e): return exactInteger(UInt16.self).map { .uint16($0, e) }
-        case .int32(let e): return exactInteger(Int32.self).map { .int32($0, e) }
-        case .uint32(let e): return exactInteger(UInt32.self).map { .uint32($0, e) }
-        case .int64(let e): return exactInteger(Int64.self).map { .int64($0, e) }
-        case .uint64(let e): return exactInteger(UInt64.self).map { .uint64($0, e) }
-        case .int(let e): return exactInteger(Int.self).map { .int($0, e) }
-        case .uint(let e): return exactInteger(UInt.self).map { .uint($0, e) }
+        }
+        switch self {
+        case .int8(let v): return (1, UInt64(UInt8(bitPattern: v)))
+        case .uint8(let v): return (1, UInt64(v))
+        case .int16(let v, let e): return wire(UInt64(UInt16(bitPattern: v)), Int64(v), e, 2)
+        case .uint16(let v, let e): return wire(UInt64(v), 0, e, 2)
+        case .int32(let v, let e): return wire(UInt64(UInt32(bitPattern: v)), Int64(v), e, 4)
+        case .uint32(let v, let e): return wire(UInt64(v), 0, e, 4)
+        case .int64(let v, let e): return wire(UInt64(bitPattern: v), v, e, 8)
+        case .uint64(let v, let e): return wire(v, 0, e, 8)
+        case .int(let v, let e): return wire(UInt64(bitPattern: Int64(v)), Int64(v), e, 8)
+        case .uint(let v, let e): return wire(UInt64(v), 0, e, 8)
+        default: return nil
         }
     }
 

@@ -82,9 +82,13 @@ package enum DecodingNode {
         }
     }
 
-    /// The content of a single-value container, or `nil` when it holds nil.
-    package mutating func singleValueContent(_ format: (any ByteFormat.Type)?) throws -> DecodingNode? {
-        try content(format, optional: false)
+    /// The content of a single-value container, or `nil` when it holds nil. `atRoot` says whether
+    /// the container is outside any keyed or unkeyed container (asked of tree nodes only).
+    package mutating func singleValueContent(
+        _ format: (any ByteFormat.Type)?, atRoot: @autoclosure () -> Bool = false
+    ) throws -> DecodingNode? {
+        if case .tree(let v) = self { return try v.treeContent(optional: false, atRoot: atRoot()).map { .tree($0) } }
+        return try content(format, optional: false)
     }
 
     /// The content of an `Optional`, or `nil` for `Optional.none`.
@@ -95,7 +99,7 @@ package enum DecodingNode {
     private mutating func content(_ format: (any ByteFormat.Type)?, optional: Bool) throws -> DecodingNode? {
         switch self {
         case .tree(let v):
-            return v.treeSingleValueContent().map { .tree($0) }
+            return try v.treeContent(optional: optional, atRoot: false).map { .tree($0) }
         case .bytes(var b):
             let f = try Self.requireFormat(format)
             let content = optional ? try f.optionalContent(&b) : try f.singleValueContent(&b)
@@ -144,8 +148,13 @@ package enum DecodingNode {
     /// struct): its stored value (an empty container) is consumed and recorded as one.
     package mutating func finishUnopened(_ format: (any ByteFormat.Type)?) throws {
         switch self {
-        case .tree:
-            break
+        case .tree(let v):
+            // The bytes of an empty container: nothing else reads back as one.
+            switch v {
+            case .keyed(let f) where f.isEmpty: break
+            case .unkeyed(let e) where e.isEmpty: break
+            default: throw WireFormatError(.typeMismatch, "expected an empty container, found \(v.kindName) node")
+            }
         case .bytes(var b):
             try Self.requireFormat(format).finishUnopened(&b)
             self = .bytes(b)

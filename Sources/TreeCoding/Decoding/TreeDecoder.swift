@@ -10,7 +10,11 @@ public struct TreeDecoder: DecodesFromTree, Sendable {
     /// A tree decoder with empty `userInfo` and the default depth limit.
     public init() {}
 
-    /// Decodes a value of `type` from `tree`.
+    /// Decodes a value of `type` from `tree`, exactly as strictly as from the tree's bytes: a leaf
+    /// reads as another primitive type only where both formats would read its bytes as the same
+    /// value, and `.single` and `.optional` marks only where the type asks for them (see
+    /// ``BinaryValue``). A binary decoder of one format also reads the tree as that format stores
+    /// it (v2: without nil fields in keyed containers).
     ///
     /// - Throws: `DecodingError` with the coding path of the first node that does not fit the type.
     public func decode<T: Decodable>(_ type: T.Type, fromTree tree: BinaryValue) throws -> T {

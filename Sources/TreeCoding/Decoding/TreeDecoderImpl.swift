@@ -160,7 +160,9 @@ package final class TreeDecoderImpl: Decoder {
         opened = true
         var n = node
         let content: DecodingNode?
-        do { content = try n.singleValueContent(format) } catch { throw decodingError(error, Any.self, pathNode.path) }
+        do { content = try n.singleValueContent(format, atRoot: pathNode.depth == 0) } catch {
+            throw decodingError(error, Any.self, pathNode.path)
+        }
         return TreeSingleValueDecodingContainer(impl: self, content: content, path: pathNode)
     }
 

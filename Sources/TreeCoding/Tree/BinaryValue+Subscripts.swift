@@ -1,69 +1,95 @@
 extension BinaryValue {
+    // Keys and positions never share a subscript: an integer in `tree[...]` is always a key
+    // (`CodingKeys: Int` is common, and a position there would silently read another field).
     // Reading and writing agree: both look through `.single` and `.optional(.some)` marks, so
-    // `tree[k] = v` followed by `tree[k]` gives `v` back whenever the write applies.
+    // `tree[k] = v` followed by `tree[k]` gives `v` back (converted as ``assigning(_:)`` says).
 
     /// The field for `key` of the keyed container this node is or wraps (looking through
     /// `.single` and `.optional(.some)` marks); `nil` if absent or if there is no keyed container.
     ///
-    /// Setting writes inside the same marks:
-    /// - a value adds the field (appended) or replaces it (keeping its position);
-    /// - `nil` removes the field (if present).
+    /// A string literal is a string key and an integer literal an integer key: with
+    /// `enum CodingKeys: Int, CodingKey`, `tree[4]` is the field with key 4. Elements of unkeyed
+    /// containers and packed arrays are read with ``subscript(position:)``.
     ///
-    /// A write to a node with no keyed container (a leaf, an unkeyed container, a packed array,
-    /// `.nil`, `.optional(nil)`) cannot be applied and leaves the node unchanged. A setter cannot
-    /// report that: use ``setValue(_:forKey:)`` and ``removeValue(forKey:)``, which throw an
-    /// ``EditError`` instead.
+    /// Setting always takes effect, inside the same marks:
+    /// - a value replaces the field, keeping its position, or adds it at the end. A value that
+    ///   replaces a primitive leaf is converted exactly to that leaf's type and integer encoding
+    ///   (see ``assigning(_:)``): `tree["count"] = 5` on a `UInt32` field stores `.uint32(5)`.
+    ///   A value that cannot be converted replaces the leaf as it is, which changes the field's
+    ///   type: decoding the tree as the old type then throws. ``setValue(_:forKey:)`` refuses
+    ///   such a write instead;
+    /// - `nil` removes the field (a field that is absent stays absent);
+    /// - on a node with no keyed container, a value turns the node inside the marks into a
+    ///   keyed container holding just that field (`.optional(nil)` becomes `.optional` of it),
+    ///   as assigning a container would. ``setValue(_:forKey:)`` throws there instead.
     public subscript(key: BinaryKey) -> BinaryValue? {
         get {
             if case .keyed(let fields) = unwrappedContainer { return fields[key] }
             return nil
         }
         set {
-            if let newValue {
-                try? setValue(newValue, forKey: key)
-            } else {
-                _ = try? removeValue(forKey: key)
+            if case .optional(.none) = self, let newValue {
+                self = .optional(.keyed(KeyedFields([(key, newValue)])))
+                return
+            }
+            editInsideMarks { node in
+                guard case .keyed(var fields) = node else {
+                    if let newValue { node = .keyed(KeyedFields([(key, newValue)])) }
+                    return
+                }
+                node = .nil
+                fields[key] = newValue
+                node = .keyed(fields)
             }
         }
     }
 
-    /// The element at `index` of the unkeyed container or packed array this node is or wraps
-    /// (looking through `.single` and `.optional(.some)` marks); `nil` if out of range or if there
-    /// is no such container.
-    ///
-    /// Setting writes inside the same marks, following `Array` where it can:
-    /// - a value at `0..<count` replaces the element;
-    /// - a value at `count` appends it;
-    /// - `nil` at `0..<count` removes the element (the later ones move up), as `nil` removes a
-    ///   field of a keyed container. To store an explicit nil element, assign `.nil`.
-    ///
-    /// In a packed array, a leaf of exactly the element type (and, for integers, the encoding the
-    /// elements have, e.g. `.int32(_, .zigZag)` in a `[Int32]`) is stored in place and the array
-    /// stays packed; any other value turns the packed array into an `.unkeyed` container of its
-    /// leaves first (written element by element, no longer packed). Removing keeps it packed.
-    ///
-    /// A write that cannot be applied (an index below 0 or past `count`, `nil` at `count`, or a
-    /// node with no unkeyed container or packed array) leaves the node unchanged. A setter cannot
-    /// report that: use ``setElement(_:at:)``, ``append(_:)`` and ``removeElement(at:)``, which
-    /// throw an ``EditError`` instead.
+    /// The field for a coding key, such as a case of a type's `CodingKeys`: the field
+    /// `tree[BinaryKey(key)]` (by `intValue` when the key has one).
+    public subscript<Key: CodingKey>(key: Key) -> BinaryValue? {
+        get { self[BinaryKey(key)] }
+        set { self[BinaryKey(key)] = newValue }
+    }
+
+    /// The field for the string key `key`: `tree[BinaryKey(stringValue: key)]`, for a `String`
+    /// that is not a literal.
+    public subscript(key key: String) -> BinaryValue? {
+        get { self[BinaryKey(stringValue: key)] }
+        set { self[BinaryKey(stringValue: key)] = newValue }
+    }
+
+    /// The field for the integer key `key`: `tree[BinaryKey(intValue: key)]`, for an `Int` that
+    /// is not a literal. A position is ``subscript(position:)``.
+    public subscript(key key: Int) -> BinaryValue? {
+        get { self[BinaryKey(intValue: key)] }
+        set { self[BinaryKey(intValue: key)] = newValue }
+    }
+
+    /// Unavailable: an `Int` could be a key or a position. Write `tree[key: i]` for the field with
+    /// integer key `i`, `tree[position: i]` for the element at position `i`.
+    @available(
+        *, unavailable,
+        message:
+            "an Int could be a key or a position: use tree[key: i] for an integer key, tree[position: i] for an element"
+    )
     public subscript(index: Int) -> BinaryValue? {
-        get {
-            switch unwrappedContainer {
-            case .unkeyed(let values): return values.indices.contains(index) ? values[index] : nil
-            case .packed(let p): return (0..<p.count).contains(index) ? p.leaf(at: index) : nil
-            default: return nil
-            }
-        }
-        set {
-            if let newValue {
-                if index == count {
-                    try? append(newValue)
-                } else {
-                    try? setElement(newValue, at: index)
-                }
-            } else {
-                _ = try? removeElement(at: index)
-            }
+        get { nil }
+        set {}
+    }
+
+    /// The element at `position` of the unkeyed container or packed array this node is or wraps
+    /// (looking through `.single` and `.optional(.some)` marks): an element of a packed array as
+    /// a leaf. `nil` if `position` is outside `0..<count` or if there is no such container.
+    ///
+    /// Read-only, so that no write can miss: a position that does not exist cannot be written.
+    /// Edit elements with ``setElement(_:at:)``, ``insert(_:at:)``, ``append(_:)``,
+    /// ``removeElement(at:)`` and ``modifyElement(at:_:)``, which throw an ``EditError`` when
+    /// the position or the container does not exist.
+    public subscript(position position: Int) -> BinaryValue? {
+        switch unwrappedContainer {
+        case .unkeyed(let values): return values.indices.contains(position) ? values[position] : nil
+        case .packed(let p): return (0..<p.count).contains(position) ? p.leaf(at: position) : nil
+        default: return nil
         }
     }
 
@@ -77,7 +103,8 @@ extension BinaryValue {
         }
     }
 
-    private var unwrappedContainer: BinaryValue {
+    /// The node inside any `.single` and `.optional(.some)` marks.
+    var unwrappedContainer: BinaryValue {
         switch self {
         case .single(let v), .optional(.some(let v)): return v.unwrappedContainer
         default: return self

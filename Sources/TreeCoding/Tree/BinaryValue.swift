@@ -14,6 +14,22 @@ public import Foundation
 /// ```swift
 /// let tree: BinaryValue = ["sender": "Alice", "isRead": true, "unreadCount": 42]
 /// ```
+///
+/// Keys and positions never share a subscript: `tree["name"]` and `tree[4]` are fields (an integer
+/// literal is an integer key, as with `enum CodingKeys: Int`), `tree[key:]` takes a `String` or `Int`
+/// variable, `tree[someCodingKey]` a coding key, and `tree[position:]` reads an element.
+///
+/// An edit is kept exactly or refused. A value assigned in place of a primitive leaf takes the
+/// leaf's type and integer encoding when it converts exactly (``assigning(_:)``): `tree["n"] = 5`
+/// on a `UInt32` field stores `.uint32(5, .varint)`. The subscript setters always take effect; the
+/// throwing methods (``setValue(_:forKey:)``, ``setElement(_:at:)``, ``insert(_:at:)``,
+/// ``append(_:)``, ``removeElement(at:)``, ``modifyElement(at:_:)``) refuse a value that does not
+/// convert, or a container or position that does not exist, with an ``EditError``.
+///
+/// The tree contract: decoding a type from a tree is exactly as strict as decoding it from the
+/// tree's bytes, so if it returns a value, serializing the tree gives bytes that decode to that
+/// value (or throws an `EncodingError`); and the tree of a value's stored bytes (`decodeTree`)
+/// equals the value's tree (`encodeTree`), for the value the format stores.
 public enum BinaryValue: Hashable, Sendable {
     /// No value: written by `encodeNil()` in an unkeyed or single-value container.
     case `nil`

@@ -57,14 +57,28 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
         self.fields = fields
     }
 
-    /// The position of the first field: always 0.
-    public var startIndex: Int { 0 }
-    /// The position after the last field: the number of fields.
-    public var endIndex: Int { fields.count }
+    /// The position of the first field.
+    public var startIndex: Index { Index(offset: 0) }
+    /// The position after the last field.
+    public var endIndex: Index { Index(offset: fields.count) }
 
-    /// The key and value of the field at `position`, which must be a valid index.
-    public subscript(position: Int) -> (key: BinaryKey, value: BinaryValue) {
-        (fields[position].key, fields[position].value)
+    /// The key and value of the field at `position`, which must be a valid index of this
+    /// collection. An integer in a subscript is a key, never a position: the field at the integer
+    /// position `i` is `container.fields[i]`.
+    public subscript(position: Index) -> (key: BinaryKey, value: BinaryValue) {
+        let field = fields[position.offset]
+        return (field.key, field.value)
+    }
+
+    /// Unavailable: an `Int` could be a key or a position. Write `container[BinaryKey(intValue: i)]`
+    /// for the field with integer key `i`, `container.fields[i]` for the field at position `i`.
+    @available(
+        *, unavailable,
+        message:
+            "an Int could be a key or a position: use [BinaryKey(intValue: i)] for an integer key, .fields[i] for a position"
+    )
+    public subscript(index: Int) -> (key: BinaryKey, value: BinaryValue) {
+        (fields[index].key, fields[index].value)
     }
 
     /// The position of `key`, if present.
@@ -75,20 +89,26 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
         return fields.firstIndex { $0.key == key }
     }
 
-    /// The value stored for `key`; setting a value adds or replaces the field (keeping its
-    /// position), setting `nil` removes it.
+    /// The value stored for `key` (an integer literal is an integer key); setting a value
+    /// replaces the field, keeping its position, or adds it at the end; setting `nil` removes it.
+    ///
+    /// A value that replaces a primitive leaf is converted exactly to that leaf's type and integer
+    /// encoding where it can be (``BinaryValue/assigning(_:)``), else stored as it is. To store a
+    /// value exactly as given, use ``set(_:for:)``.
     public subscript(key: BinaryKey) -> BinaryValue? {
         get { position(of: key).map { fields[$0].value } }
         set {
             if let newValue {
-                set(newValue, for: key)
+                let stored = position(of: key).map { fields[$0].value.assigning(newValue) } ?? newValue
+                set(stored, for: key)
             } else {
                 removeValue(forKey: key)
             }
         }
     }
 
-    /// Stores `value` for `key` (replacing an earlier value in place) and returns its position.
+    /// Stores `value` for `key` exactly as given (replacing an earlier value in place) and returns
+    /// its position in ``fields``.
     ///
     /// - Complexity: O(1) amortized expected past 16 fields (the hash index), O(n) up to 16.
     @discardableResult

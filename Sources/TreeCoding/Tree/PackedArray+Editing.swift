@@ -6,10 +6,11 @@ extension PackedArray {
         edit(.replace(i), leaf)
     }
 
-    /// Appends `leaf` if this array holds that leaf exactly; returns `false` and changes nothing
-    /// otherwise.
-    mutating func append(_ leaf: BinaryValue) -> Bool {
-        edit(.append, leaf)
+    /// Inserts `leaf` at `i` (the caller checked `0...count`) if this array holds that leaf
+    /// exactly; returns `false` and changes nothing otherwise.
+    @discardableResult
+    mutating func insert(_ leaf: BinaryValue, at i: Int) -> Bool {
+        edit(.insert(i), leaf)
     }
 
     /// Removes the element at `i` (the caller checked that it is in range) and returns it as a leaf.
@@ -76,7 +77,7 @@ extension PackedArray {
 
     private enum Edit {
         case replace(Int)
-        case append
+        case insert(Int)
     }
 
     /// Applies `edit` with the unboxed value of `leaf` when the leaf is exactly of this array's
@@ -85,7 +86,7 @@ extension PackedArray {
         func apply<T>(_ a: inout [T], _ v: T) {
             switch edit {
             case .replace(let i): a[i] = v
-            case .append: a.append(v)
+            case .insert(let i): a.insert(v, at: i)
             }
         }
         // Each case releases `self` before touching the array, so the edit does not copy it.

@@ -20,6 +20,9 @@ struct RandomCorpusCase {
     let checkPaths: (Any, RoundTripSetup, _ lossyV2Allowed: Bool, _ orderFree: Bool) -> [PathFailure]
     /// The bytes re-encoded through `decodeTree`, with the encoder's key order.
     let resorted: (Data, BinaryEncoder, BinaryDecoder) throws -> Data
+    /// The tree contract under random edits (see `TreeEditContract.swift`): a value, a seed and
+    /// the number of edits.
+    let treeEdits: (Any, UInt64, Int) -> TreeEditReport
 }
 
 func rcMake<T: Codable & Equatable>(
@@ -35,7 +38,8 @@ func rcMake<T: Codable & Equatable>(
         checkPaths: { v, setup, lossy, orderFree in
             roundTripFailures(v as! T, setup, lossyV2Allowed: lossy, orderFree: orderFree)
         },
-        resorted: { b, e, d in try e.encode(tree: d.decodeTree(T.self, from: b)) })
+        resorted: { b, e, d in try e.encode(tree: d.decodeTree(T.self, from: b)) },
+        treeEdits: { v, seed, edits in treeEditReport(v as! T, seed: seed, edits: edits) })
 }
 
 extension CorpusGen {
