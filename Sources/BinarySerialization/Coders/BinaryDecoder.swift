@@ -123,11 +123,18 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
     /// Decodes a whole input (or stream element) of `type`; a `Data` that ``readsAsBytes(_:)``
     /// as the `[UInt8]` it is stored as.
     func decodeRoot<T: Decodable>(_ type: T.Type, from root: ByteNode, format: any ByteFormat.Type) throws -> T {
-        if readsAsBytes(T.self) {
-            let bytes = try TreeDecoderImpl.decodeRoot(
-                [UInt8].self, from: .bytes(root), format: format, options: options)
-            if let data = Data(bytes) as? T { return data }
-        }
+        if readsAsBytes(T.self) { return try decodeBytesRoot(T.self, root, format: format) }
+        return try TreeDecoderImpl.decodeRoot(T.self, from: .bytes(root), format: format, options: options)
+    }
+
+    /// A root `Data` read as the `[UInt8]` it is stored as. Out of line: the common path must not
+    /// ask for the metadata of `[UInt8]` or `T?`.
+    @inline(never)
+    private func decodeBytesRoot<T: Decodable>(_ type: T.Type, _ root: ByteNode, format: any ByteFormat.Type) throws
+        -> T
+    {
+        let bytes = try TreeDecoderImpl.decodeRoot([UInt8].self, from: .bytes(root), format: format, options: options)
+        if let data = Data(bytes) as? T { return data }
         return try TreeDecoderImpl.decodeRoot(T.self, from: .bytes(root), format: format, options: options)
     }
 
@@ -136,7 +143,7 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
     /// `Codable` conformance, an unkeyed container of bytes after a nil index set. (Everywhere
     /// else 2.x reads `Data` as a primitive.)
     func readsAsBytes<T>(_ type: T.Type) -> Bool {
-        T.self == Data.self && format == .v2 && prependNilIndexSetForUnkeyedContainers
+        format == .v2 && prependNilIndexSetForUnkeyedContainers && T.self == Data.self
     }
 
     /// The configured format's reader.

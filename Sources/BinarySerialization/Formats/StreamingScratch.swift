@@ -86,6 +86,12 @@ final class Streamer<Sink: ByteSink> {
 protocol ByteSink: EncodingSink {
     /// The bytes of what the sink was sent; `nil` if it could not write them.
     func finish() -> Data?
-    /// Empties the sink, keeping its memory up to ``RetentionLimits/bufferBytes``.
+    /// Frees what a large or deep run made the sink grow to, past ``RetentionLimits``; what is
+    /// kept is emptied by the next run.
     func trim()
+}
+
+extension RetentionLimits {
+    /// Bytes of output buffer a thread's sink keeps.
+    static let sinkBytes = 1 << 16
 }

@@ -7,11 +7,9 @@
 package enum RetentionLimits {
     /// Nesting levels whose container states, cursors and boxes are kept (the default maximum
     /// depth, so values within the default limits never allocate them again).
-    package static let levels = 512
+    @inlinable package static var levels: Int { 512 }
     /// Entries a kept keyed container state keeps room for.
-    package static let entriesPerLevel = 256
-    /// Bytes of output buffer a thread's encoder keeps.
-    package static let bufferBytes = 1 << 16
+    @inlinable package static var entriesPerLevel: Int { 256 }
 }
 
 extension Array {

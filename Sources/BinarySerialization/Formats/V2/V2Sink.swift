@@ -94,16 +94,19 @@ final class V2Sink: ByteSink {
         keyAt = -1
         keyIsInvalid = false
         keyThroughSingle = false
-        trim()
+        buffer.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes)
+        insertions.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 16)
+        nilIndices.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 8)
+        openNils.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 8)
         while !contexts.isEmpty { contexts.removeLast() }
         contexts.append(Context(.top, children: root))
     }
 
     func trim() {
-        buffer.removeAll(keepingCapacityUpTo: RetentionLimits.bufferBytes)
-        insertions.removeAll(keepingCapacityUpTo: RetentionLimits.bufferBytes / 16)
-        nilIndices.removeAll(keepingCapacityUpTo: RetentionLimits.bufferBytes / 8)
-        openNils.removeAll(keepingCapacityUpTo: RetentionLimits.bufferBytes / 8)
+        buffer.releaseStorage(beyond: RetentionLimits.sinkBytes)
+        insertions.releaseStorage(beyond: RetentionLimits.sinkBytes / 16)
+        nilIndices.releaseStorage(beyond: RetentionLimits.sinkBytes / 8)
+        openNils.releaseStorage(beyond: RetentionLimits.sinkBytes / 8)
         contexts.releaseStorage(beyond: RetentionLimits.levels)
         if contexts.isEmpty { contexts.append(Context(.top, children: .raw)) }
     }

@@ -45,14 +45,15 @@ final class V3Sink: ByteSink {
         self.maximumDepth = maximumDepth
         depthLimit = DepthGuard.nodeLimit(maximumDepth: maximumDepth)
         failed = false
-        trim()
+        buffer.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes)
+        prefixes.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 16)
         while !contexts.isEmpty { contexts.removeLast() }
         contexts.append(Context(childrenAreElements: rootIsElement, prefix: -1))
     }
 
     func trim() {
-        buffer.removeAll(keepingCapacityUpTo: RetentionLimits.bufferBytes)
-        prefixes.removeAll(keepingCapacityUpTo: RetentionLimits.bufferBytes / 16)
+        buffer.releaseStorage(beyond: RetentionLimits.sinkBytes)
+        prefixes.releaseStorage(beyond: RetentionLimits.sinkBytes / 16)
         contexts.releaseStorage(beyond: RetentionLimits.levels)
     }
 
