@@ -17,7 +17,8 @@ private func varintBits(_ data: Data, fitting bits: Int, for type: String) throw
     switch reading {
     case .value(let value, let next):
         guard next == data.count else {
-            throw WireFormatError(.trailingBytes, "\(data.count - next) bytes after the varint of \(type)", offset: next)
+            throw WireFormatError(
+                .trailingBytes, "\(data.count - next) bytes after the varint of \(type)", offset: next)
         }
         guard bits >= 64 || value >> UInt64(bits) == 0 else {
             throw WireFormatError(.invalidBytes, "varint \(value) does not fit \(type)", offset: 0)
