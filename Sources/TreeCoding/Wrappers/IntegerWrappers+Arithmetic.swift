@@ -31,7 +31,7 @@ extension EncodedInteger {
     }
 
     /// Wraps `source` converted to `Value`; like `Value(source)`, stops the program if `source`
-    /// is out of range (see ``init(exactly:)`` and ``init(clamping:)``).
+    /// is out of range (see `init(exactly:)` and `init(clamping:)`).
     public init<T: BinaryInteger>(_ source: T) { self.init(wrappedValue: Value(source)) }
 
     /// Wraps `source` if `Value` represents it exactly, else returns nil.
