@@ -170,4 +170,22 @@ private struct Reading: Codable, Equatable {
         @FixedSize var id: UInt64 = 7
         #expect(id == 7)
     }
+
+    /// Migration.md's 2.x hazards, as they behave.
+    @Test func twoXMigrationHazards() throws {
+        struct Record: Codable, Equatable { var name: String }
+        let record = Record(name: "x")
+        let legacy = try BinaryEncoder(format: .v2).encode(record)
+        // The static coders are v3: 2.x data does not read back through them.
+        #expect(try BinaryEncoder.encode(record) == BinaryEncoder(format: .v3).encode(record))
+        #expect(try BinaryEncoder.encode(record) != legacy)
+        #expect((try? BinaryDecoder.decode(Record.self, from: legacy)) != record)
+        #expect(try BinaryDecoder(format: .v2).decode(Record.self, from: legacy) == record)
+
+        // A single-value container with nothing written throws in v2 (2.0.3 writes no bytes).
+        struct WritesNothing: Encodable {
+            func encode(to encoder: any Encoder) throws { _ = encoder.singleValueContainer() }
+        }
+        #expect(throws: EncodingError.self) { try BinaryEncoder(format: .v2).encode(WritesNothing()) }
+    }
 }
