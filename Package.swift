@@ -8,9 +8,10 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "TreeCodable",
-    // The oldest systems with the APIs the library uses: async sequences and `FileHandle`'s
-    // throwing reads and writes (macOS 10.15.4 and its siblings). Linux needs nothing more.
-    platforms: [.macOS("10.15.4"), .iOS("13.4"), .tvOS("13.4"), .watchOS("6.2"), .visionOS(.v1)],
+    // BinaryCodable's minimums, so that any app using it can switch. What needs newer systems
+    // (the async stream and file API: Swift concurrency and `FileHandle`'s throwing reads) is
+    // marked `@available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *)`.
+    platforms: [.macOS(.v10_13), .iOS(.v12), .tvOS(.v12), .watchOS(.v4), .visionOS(.v1)],
     products: [
         .library(name: "TreeCoding", targets: ["TreeCoding"]),
         .library(name: "BinarySerialization", targets: ["BinarySerialization"]),

@@ -4,9 +4,6 @@ import Testing
 
 // The integer wrappers used as numbers, and `@Packed`.
 
-// A conformance no coder supports (Int8 is not a wrappable width): it must throw, not crash.
-extension Int8: FixedSizeCodable {}
-
 @Suite struct IntegerWrapperArithmeticTests {
     @Test func literalsOperatorsAndComparison() {
         var x: ZigZagEncoded<Int16> = 3
@@ -75,17 +72,6 @@ extension Int8: FixedSizeCodable {}
         #expect(try encoder.encode(FixedSizeEncoded<UInt16>(wrappedValue: 2)) == encoder.encode(2 as UInt16))
         let data = try encoder.encode(FixedSizeEncoded<Int16>(wrappedValue: -2))
         #expect(try BinaryDecoder(format: format).decode(FixedSizeEncoded<Int16>.self, from: data).wrappedValue == -2)
-    }
-
-    /// A user's own conformance to a wrapper protocol, for a type the coders cannot wrap, throws.
-    @Test(arguments: [BinaryFormat.v3, .v2])
-    func anUnsupportedWrappedTypeThrows(_ format: BinaryFormat) throws {
-        #expect(throws: EncodingError.self) {
-            _ = try BinaryEncoder(format: format).encode(FixedSizeEncoded<Int8>(wrappedValue: 1))
-        }
-        #expect(throws: DecodingError.self) {
-            _ = try BinaryDecoder(format: format).decode(FixedSizeEncoded<Int8>.self, from: Data([1, 0, 0, 0]))
-        }
     }
 }
 

@@ -26,6 +26,7 @@ import Foundation
 /// `AsyncStream` does.
 ///
 /// After an error, iteration ends: the next call to `next()` returns `nil`.
+@available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *)
 public struct BinaryAsyncElementSequence<Element: Decodable, Base: AsyncSequence>: AsyncSequence {
     private let base: Base
     private let decoder: BinaryDecoder
@@ -100,12 +101,14 @@ public struct BinaryAsyncElementSequence<Element: Decodable, Base: AsyncSequence
     }
 }
 
+@available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *)
 extension BinaryAsyncElementSequence: Sendable where Base: Sendable {}
 
 /// Hands the chunks of a base sequence to a stream decoder.
 ///
 /// Works whether ``BinaryStreamDecoder`` is a value or a reference type: it is only ever used
 /// through a `var`.
+@available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *)
 struct StreamFeeder<Element: Decodable> {
     var stream: BinaryStreamDecoder<Element>
     /// A one-byte buffer reused for single bytes, so that adding a byte allocates nothing.
@@ -129,6 +132,7 @@ struct StreamFeeder<Element: Decodable> {
 }
 
 /// One element of a base sequence, as bytes a stream decoder takes.
+@available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *)
 enum StreamChunk {
     case byte(UInt8)
     case bytes([UInt8])

@@ -16,6 +16,7 @@ public import Foundation
 /// If the file ends inside an element (say, the writer crashed mid-write), iteration throws
 /// `DecodingError.dataCorrupted` with an ``IncompleteElementError`` after the complete elements,
 /// unless ``skipsTruncatedLastElement`` is set. Cancellation is checked between chunks.
+@available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *)
 public struct BinaryAsyncFileDecoder<Element: Decodable>: AsyncSequence, Sendable {
     /// The file to read.
     public let url: URL

@@ -18,6 +18,7 @@ public import Foundation
 /// ``close()`` put them on stable storage. Concurrent calls from several tasks are written in the
 /// order they reach the queue. Read the file back with ``BinaryAsyncFileDecoder`` or
 /// ``BinaryFileDecoder``.
+@available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *)
 public final class BinaryAsyncFileEncoder<Element: Encodable>: Sendable {
     private let stream: BinaryStreamEncoder<Element>
     private let file: FileAppender

@@ -1,5 +1,6 @@
 public import Foundation
 
+@available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *)
 extension BinaryDecoder {
     /// The elements of a framed stream whose bytes arrive as chunks of `Data`.
     ///

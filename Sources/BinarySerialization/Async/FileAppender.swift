@@ -6,6 +6,7 @@ import Foundation
 /// cutting back a failed write) are the record file's own.
 ///
 /// Calls run in the order they were queued, each one whole.
+@available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *)
 final class FileAppender: Sendable {
     private let queue = DispatchQueue(label: "TreeCodable.FileAppender")
     let file: RecordFile

@@ -6,6 +6,7 @@ import Foundation
 ///
 /// Reads are demand-driven: one chunk is read per call to `next()`, so at most one chunk is in
 /// memory beyond what the consumer keeps. The file is opened by the first call, not before.
+@available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *)
 struct FileChunkSequence: AsyncSequence, Sendable {
     typealias Element = Data
 
@@ -27,6 +28,7 @@ struct FileChunkSequence: AsyncSequence, Sendable {
 
 /// One pass over a file. Its mutable state is only touched on `queue` (and in `deinit`, when no
 /// queued work can hold a reference any more), which is what makes the unchecked `Sendable` sound.
+@available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *)
 final class FileChunkReader: @unchecked Sendable {
     private let queue = DispatchQueue(label: "TreeCodable.FileChunkReader")
     private let url: URL

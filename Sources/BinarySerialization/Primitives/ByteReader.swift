@@ -55,27 +55,17 @@ struct ByteReader {
         return try varintSlow()
     }
 
+    /// Varints of two or more bytes that the fast paths above do not take.
     @inline(never)
     private mutating func varintSlow() throws -> UInt64 {
         let start = offset
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        for _ in 0..<8 {
-            guard offset < end else { throw truncated("a varint", at: start) }
-            let b = buffer[offset]
-            offset &+= 1
-            result |= UInt64(b & 0x7f) << shift
-            if b < 0x80 {
-                if b == 0 { throw WireFormatError(.invalidBytes, "over-long varint", offset: start) }
-                return result
-            }
-            shift += 7
+        switch readVarint(buffer, from: start, end: end) {
+        case .value(let value, let next):
+            offset = next
+            return value
+        case .truncated: throw truncated("a varint", at: start)
+        case .overLong: throw WireFormatError(.invalidBytes, "over-long varint", offset: start)
         }
-        guard offset < end else { throw truncated("a varint", at: start) }
-        let last = buffer[offset]
-        offset &+= 1
-        if last == 0 { throw WireFormatError(.invalidBytes, "over-long varint", offset: start) }
-        return result | (UInt64(last) << 56)
     }
 
     /// A varint that must fit `T`.

@@ -1,3 +1,5 @@
+import TreeCoding
+
 /// Writes bytes into a buffer that was sized beforehand by a size pass.
 ///
 /// The writer never trusts the size pass: every write first checks that it fits in `capacity`
@@ -34,23 +36,10 @@ struct ByteWriter {
         offset &+= 1
     }
 
-    /// A base-128 varint, at most 9 bytes: the 9th byte carries the top 8 bits whole.
+    /// A varint (the rule: ``forEachVarintByte(_:_:)``).
     @inline(__always)
     mutating func varint(_ value: UInt64) {
-        var v = value
-        if v < 0x80 {
-            byte(UInt8(truncatingIfNeeded: v))
-            return
-        }
-        for _ in 0..<8 {
-            if v < 0x80 {
-                byte(UInt8(truncatingIfNeeded: v))
-                return
-            }
-            byte(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        byte(UInt8(truncatingIfNeeded: v))
+        forEachVarintByte(value) { byte($0) }
     }
 
     @inline(__always)
@@ -89,12 +78,3 @@ func varintSize(_ value: UInt64) -> Int {
     let bits = 64 - value.leadingZeroBitCount
     return (bits + 6) / 7
 }
-
-@inline(__always)
-func zigZag(_ v: Int64) -> UInt64 { UInt64(bitPattern: (v << 1) ^ (v >> 63)) }
-@inline(__always)
-func zigZag(_ v: Int32) -> UInt64 { UInt64(UInt32(bitPattern: (v << 1) ^ (v >> 31))) }
-@inline(__always)
-func zigZag(_ v: Int16) -> UInt64 { UInt64(UInt16(bitPattern: (v << 1) ^ (v >> 15))) }
-@inline(__always)
-func unZigZag(_ u: UInt64) -> Int64 { Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))) }

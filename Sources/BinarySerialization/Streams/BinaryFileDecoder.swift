@@ -31,7 +31,9 @@ public final class BinaryFileDecoder<Element: Decodable> {
         self.handle = try FileHandle(forReadingFrom: url)
     }
 
-    deinit { try? handle?.close() }
+    deinit {
+        if let handle { try? Self.close(handle) }
+    }
 
     /// The next element, or `nil` at the end of the file.
     ///
@@ -47,10 +49,10 @@ public final class BinaryFileDecoder<Element: Decodable> {
                 return nil
             }
             guard let handle else { return nil }
-            let chunk = try handle.read(upToCount: chunkSize) ?? Data()
+            let chunk = try Self.read(upTo: chunkSize, from: handle)
             if chunk.isEmpty {
                 reachedEnd = true
-                try? handle.close()
+                try? Self.close(handle)
                 self.handle = nil
             } else {
                 stream.add(chunk)
@@ -104,6 +106,25 @@ public final class BinaryFileDecoder<Element: Decodable> {
         reachedEnd = true
         isClosed = true
         stream.discardBytes(Int.max)
-        try handle?.close()
+        if let handle { try Self.close(handle) }
+    }
+
+    /// The next bytes of the file, at most `count`; empty at the end. Systems older than macOS
+    /// 10.15.4 (and siblings) lack the throwing read, and their `readData(ofLength:)` reports a
+    /// read error as an Objective-C exception.
+    private static func read(upTo count: Int, from handle: FileHandle) throws -> Data {
+        if #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) {
+            return try handle.read(upToCount: count) ?? Data()
+        }
+        return handle.readData(ofLength: count)
+    }
+
+    /// Closes `handle`, with the throwing call where the system has it.
+    private static func close(_ handle: FileHandle) throws {
+        if #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) {
+            try handle.close()
+        } else {
+            handle.closeFile()
+        }
     }
 }

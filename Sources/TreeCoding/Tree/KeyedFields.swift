@@ -175,8 +175,8 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
     /// `stringValue`s with `String`'s `<`. Two things keep that from being an order of the bytes:
     /// `String`'s `<` ties canonically equivalent spellings (`"\u{e9}"`, `"e\u{301}"`), and the
     /// integer-against-string comparison is not transitive (`2 < 10`, `"10" < "1a" < "2"`). So:
-    /// integer keys are sorted by value, string keys by ``sortPrecedes(_:_:)``, and the two lists
-    /// are merged by the same comparison of their ``sortName``s (an integer key first on a tie).
+    /// integer keys are sorted by value, string keys by `sortPrecedes(_:_:)`, and the two lists
+    /// are merged by the same comparison of their `sortName`s (an integer key first on a tie).
     /// Where BinaryCodable's comparison is a strict total order on the keys, this is that order.
     public func sortedByKey() -> KeyedFields {
         if fields.count < 2 { return self }

@@ -1,39 +1,13 @@
-/// Integers that ``FixedSizeEncoded`` can wrap: written little-endian in their full width.
-public protocol FixedSizeCodable: FixedWidthInteger, Codable, Sendable {}
-/// Integers that ``VariableLengthEncoded`` can wrap: written as a varint of their bit pattern.
-public protocol VariableLengthCodable: FixedWidthInteger, Codable, Sendable {}
-/// Integers that ``ZigZagEncoded`` can wrap: zig-zag mapped, then written as a varint.
-public protocol ZigZagCodable: FixedWidthInteger, SignedInteger, Codable, Sendable {}
-
-extension Int16: FixedSizeCodable {}  // fixed-size already: the wrapper has no effect (deprecated)
-extension UInt16: FixedSizeCodable {}  // fixed-size already: the wrapper has no effect (deprecated)
-extension Int32: FixedSizeCodable {}
-extension Int64: FixedSizeCodable {}
-extension Int: FixedSizeCodable {}
-extension UInt32: FixedSizeCodable {}
-extension UInt64: FixedSizeCodable {}
-extension UInt: FixedSizeCodable {}
-
-extension Int16: VariableLengthCodable {}
-extension UInt16: VariableLengthCodable {}
-extension Int32: VariableLengthCodable {}
-extension Int64: VariableLengthCodable {}
-extension Int: VariableLengthCodable {}
-extension UInt32: VariableLengthCodable {}
-extension UInt64: VariableLengthCodable {}
-extension UInt: VariableLengthCodable {}
-
-extension Int16: ZigZagCodable {}
-extension Int32: ZigZagCodable {}
-extension Int64: ZigZagCodable {}
-extension Int: ZigZagCodable {}
-
 /// Encodes the wrapped integer little-endian in its full width (4 or 8 bytes), which is smaller
 /// than a varint for large values such as hashes or random identifiers.
 ///
 /// With other coders (`JSONEncoder`...), the wrapper is transparent: the plain value is encoded.
+/// `Bool`, `Int8`, `UInt8`, `Int16`, `UInt16`, `Float` and `Double` are fixed-size already (the
+/// wrapper has no effect and is deprecated on them); a ``FixedSizeCodable`` type of your own is
+/// encoded with its own `encode(to:)`. Wrapping an integer, the wrapper is itself a
+/// `FixedWidthInteger` (see ``EncodedInteger``).
 @propertyWrapper
-public struct FixedSizeEncoded<Value: FixedSizeCodable>: Hashable, Sendable {
+public struct FixedSizeEncoded<Value: FixedSizeCodable> {
     /// The integer.
     public var wrappedValue: Value
     /// Wraps `wrappedValue`.
@@ -45,7 +19,7 @@ public struct FixedSizeEncoded<Value: FixedSizeCodable>: Hashable, Sendable {
 /// Encodes the wrapped integer as a plain varint of its bit pattern (small non-negative values
 /// are short; negative values take the full varint length).
 @propertyWrapper
-public struct VariableLengthEncoded<Value: VariableLengthCodable>: Hashable, Sendable {
+public struct VariableLengthEncoded<Value: VariableLengthCodable> {
     /// The integer.
     public var wrappedValue: Value
     /// Wraps `wrappedValue`.
@@ -55,9 +29,10 @@ public struct VariableLengthEncoded<Value: VariableLengthCodable>: Hashable, Sen
 }
 
 /// Encodes the wrapped signed integer zig-zag mapped as a varint (small magnitudes are short).
-/// `Int32`, `Int64` and `Int` are zig-zag already; the wrapper matters for `Int16`.
+/// `Int32`, `Int64` and `Int` are zig-zag already; the wrapper matters for `Int16`. A
+/// ``ZigZagCodable`` type of your own is encoded with its own `encode(to:)`.
 @propertyWrapper
-public struct ZigZagEncoded<Value: ZigZagCodable>: Hashable, Sendable {
+public struct ZigZagEncoded<Value: ZigZagCodable> {
     /// The integer.
     public var wrappedValue: Value
     /// Wraps `wrappedValue`.
@@ -66,16 +41,28 @@ public struct ZigZagEncoded<Value: ZigZagCodable>: Hashable, Sendable {
     init(unchecked value: Value) { self.wrappedValue = value }
 }
 
+extension FixedSizeEncoded: Equatable where Value: Equatable {}
+extension FixedSizeEncoded: Hashable where Value: Hashable {}
+extension FixedSizeEncoded: Sendable where Value: Sendable {}
+extension VariableLengthEncoded: Equatable {}
+extension VariableLengthEncoded: Hashable {}
+extension VariableLengthEncoded: Sendable where Value: Sendable {}
+extension ZigZagEncoded: Equatable where Value: Equatable {}
+extension ZigZagEncoded: Hashable where Value: Hashable {}
+extension ZigZagEncoded: Sendable where Value: Sendable {}
+
 /// The wrappers share everything but their ``IntegerEncoding``.
 protocol IntegerWrapper: Codable, DirectTreeEncodable, DirectTreeDecodable {
-    associatedtype Value: FixedWidthInteger & Codable
+    associatedtype Value: Codable
     static var encoding: IntegerEncoding { get }
     var wrappedValue: Value { get }
     init(wrappedValue: Value)
 }
 
 extension FixedSizeEncoded: IntegerWrapper { static var encoding: IntegerEncoding { .fixed } }
-extension VariableLengthEncoded: IntegerWrapper { static var encoding: IntegerEncoding { .varint } }
+extension VariableLengthEncoded: DirectTreeEncodable, DirectTreeDecodable, IntegerWrapper where Value: Codable {
+    static var encoding: IntegerEncoding { .varint }
+}
 extension ZigZagEncoded: IntegerWrapper { static var encoding: IntegerEncoding { .zigZag } }
 
 extension IntegerWrapper {
@@ -89,25 +76,20 @@ extension IntegerWrapper {
         try container.encode(wrappedValue)
     }
 
+    /// An integer the tree has a leaf for gets the wrapper's encoding; any other type (`Bool`,
+    /// `Float`, a conformance of the user's) is encoded as if there were no wrapper.
     func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
-        guard let leaf = wrapperLeaf else {
-            throw EncodingError.invalidValue(
-                wrappedValue,
-                .init(
-                    codingPath: encoder.codingPath,
-                    debugDescription: "Wrapped integer type \(Value.self) is not supported by this encoder."))
-        }
+        guard let leaf = wrapperLeaf else { return try encoder.encodeValue(wrappedValue, step: step) }
         return leaf
     }
 
-    /// Without a leaf the streaming encoder gives up, and the tree encoder reports the error.
     func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
-        guard let leaf = wrapperLeaf else { throw engine.giveUp() }
+        guard let leaf = wrapperLeaf else { return try engine.encodeValue(wrappedValue, step: step, in: parent) }
         engine.send(leaf)
     }
 
-    /// The leaf of the wrapped integer with the wrapper's encoding; `nil` for an integer type the
-    /// tree has no leaf for (a conformance added outside this module).
+    /// The leaf of the wrapped integer with the wrapper's encoding; `nil` for a type that is
+    /// not one of the tree's integer leaves.
     private var wrapperLeaf: BinaryValue? {
         guard let scalar = Value.self as? any IntegerScalar.Type else { return nil }
         return scalar.leafValue(wrappedValue, Self.encoding)
@@ -117,10 +99,10 @@ extension IntegerWrapper {
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> Self {
         guard let scalar = Value.self as? any IntegerScalar.Type else {
-            throw WireFormatError(.unsupported, "unsupported wrapped integer type \(Value.self)")
+            return Self(wrappedValue: try impl.decodeValue(Value.self, from: &node, parent: parent, step: step))
         }
         let leaf = try node.decodeScalar(scalar.scalarKind(encoding), impl.format)
-        guard let value = leaf.exactInteger(Value.self) else {
+        guard let value = scalar.exactValue(leaf, as: Value.self) else {
             throw WireFormatError(
                 .typeMismatch, "expected \(Value.self), found \(leaf.kindName)", offset: node.byteOffset)
         }
@@ -130,14 +112,19 @@ extension IntegerWrapper {
 
 extension IntegerScalar {
     /// The leaf of `value` (of any integer type) if it is a `Self`.
-    static func leafValue(_ value: some FixedWidthInteger, _ encoding: IntegerEncoding) -> BinaryValue? {
+    static func leafValue(_ value: some Any, _ encoding: IntegerEncoding) -> BinaryValue? {
         guard let v = value as? Self else { return nil }
         return leaf(v, encoding)
+    }
+
+    /// The integer of `leaf` (of any integer width) as a `T`, if `T` is `Self` and holds it exactly.
+    static func exactValue<T>(_ leaf: BinaryValue, as type: T.Type) -> T? {
+        leaf.exactInteger(Self.self) as? T
     }
 }
 
 extension FixedSizeEncoded: Codable {}
-extension VariableLengthEncoded: Codable {}
+extension VariableLengthEncoded: Codable where Value: Codable {}
 extension ZigZagEncoded: Codable {}
 
 /// The BinaryCodable 2.x name of ``FixedSizeEncoded``.

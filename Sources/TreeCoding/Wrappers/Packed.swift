@@ -1,6 +1,6 @@
-/// Element types that ``Packed`` accepts: the primitives whose sequences v3 stores packed
-/// (`Bool`, `Int8`, `UInt8`, `Int16`, `UInt16`, `Int32`, `UInt32`, `Int64`, `UInt64`, `Int`,
-/// `UInt`, `Float`, `Double`).
+/// The primitives whose arrays and sets v3 stores packed (`Bool`, `Int8`, `UInt8`, `Int16`,
+/// `UInt16`, `Int32`, `UInt32`, `Int64`, `UInt64`, `Int`, `UInt`, `Float`, `Double`), with or
+/// without ``Packed``.
 public protocol PackableElement: Codable, Sendable {}
 
 extension Bool: PackableElement {}
@@ -17,13 +17,14 @@ extension UInt: PackableElement {}
 extension Float: PackableElement {}
 extension Double: PackableElement {}
 
-/// Marks a sequence of primitives as packed, for code written for BinaryCodable.
+/// Marks a sequence as packed, for code written for BinaryCodable.
 ///
-/// Arrays and sets of these primitives are always packed here (in v3; v2 has one layout), so
-/// the wrapper changes nothing: `@Packed var samples: [Double]` gives exactly the bytes of
+/// Arrays and sets of primitives (``PackableElement``) are always packed here (in v3; v2 has one
+/// layout), and other sequences (`[String]`, arrays of structs) have one layout, so the wrapper
+/// changes nothing: `@Packed var samples: [Double]` gives exactly the bytes of
 /// `var samples: [Double]`, with this library's coders and with others (`JSONEncoder`...).
 @propertyWrapper
-public struct Packed<Value: Sequence & Codable>: Codable where Value.Element: PackableElement {
+public struct Packed<Value: Sequence & Codable>: Codable {
     /// The sequence.
     public var wrappedValue: Value
 
