@@ -2,9 +2,7 @@
 ///
 /// - What the decoder needs to know about a type before decoding it: whether it is decoded
 ///   directly (``DirectTreeDecodable``) and which element type it announces (``ElementHinted``).
-///   The runtime answers each conformance check with a hash-table lookup of a few hundred
-///   instructions; a type's conformances never change, so each thread remembers the answers for
-///   the first 64 types it decodes, and a scan of those is far cheaper.
+///   Each thread remembers the answers (``TypeFactCache``).
 /// - The decoder and keyed container states of its last run (``KeyedStatePool``), so that a run
 ///   allocates none of them unless it nests deeper than the runs before it, or a type kept the
 ///   last run's decoder or containers.
@@ -19,7 +17,7 @@ package final class DecodingThreadCache: ThreadEndObserver {
     }
 
     // One thread, and no access stays open across a call out.
-    @exclusivity(unchecked) private var entries: [Entry] = []
+    @exclusivity(unchecked) private var entries = TypeFactCache<Entry>()
 
     private static let perThread = ThreadLocal<DecodingThreadCache>()
 
@@ -102,8 +100,7 @@ package final class DecodingThreadCache: ThreadEndObserver {
 
     @inline(__always)
     func entry<T>(_ type: T.Type) -> Entry {
-        let id = ObjectIdentifier(T.self)
-        for entry in entries where entry.type == id { return entry }
+        if let entry = entries.fact(for: ObjectIdentifier(T.self)) { return entry }
         return learn(T.self)
     }
 
@@ -114,7 +111,7 @@ package final class DecodingThreadCache: ThreadEndObserver {
             type: ObjectIdentifier(T.self), direct: direct,
             array: direct == nil ? T.self as? any DecodableArray.Type : nil,
             elementHint: direct == nil ? (T.self as? any ElementHinted.Type)?.elementHint : nil)
-        if entries.count < 64 { entries.append(entry) }
+        entries.remember(entry, for: entry.type)
         return entry
     }
 }

@@ -21,12 +21,9 @@ package final class StreamingEncoder {
     /// The keys written so far in open keyed containers (each frame owns a suffix).
     @exclusivity(unchecked) var keys: [BinaryKey] = []
     @exclusivity(unchecked) var nextID = 1
-    /// The answers of the `DirectTreeEncodable` conformance check for the first types this engine
-    /// met, kept from run to run (an engine serves one thread): the runtime's lookup costs a few
-    /// hundred instructions, a scan of a few entries far less.
-    @exclusivity(unchecked) private var directTypes:
-        [(type: ObjectIdentifier, direct: (any DirectTreeEncodable.Type)?)] =
-            []
+    /// The answers of the `DirectTreeEncodable` conformance check, kept from run to run (an
+    /// engine serves one thread).
+    @exclusivity(unchecked) private var directTypes = TypeFactCache<(any DirectTreeEncodable.Type)?>()
     /// The box of the last keyed container handed out for each frame index, to be handed out
     /// again (see ``ContainerBoxes``). The boxes refer to the engine: its owner calls
     /// ``releaseContainerBoxes()`` when done with it.
@@ -300,13 +297,18 @@ package final class StreamingEncoder {
         try encodeWithChild(value, step: step, in: parent)
     }
 
-    /// `T` as a `DirectTreeEncodable` type, or `nil`; remembered for the engine's first 16 types.
+    /// `T` as a `DirectTreeEncodable` type, or `nil`.
     @inline(__always)
     private func directType<T>(_ type: T.Type) -> (any DirectTreeEncodable.Type)? {
         let id = ObjectIdentifier(T.self)
-        for entry in directTypes where entry.type == id { return entry.direct }
+        if let known = directTypes.fact(for: id) { return known }
+        return learnDirectType(T.self)
+    }
+
+    @inline(never)
+    private func learnDirectType<T>(_ type: T.Type) -> (any DirectTreeEncodable.Type)? {
         let direct = T.self as? any DirectTreeEncodable.Type
-        if directTypes.count < 16 { directTypes.append((id, direct)) }
+        directTypes.remember(direct, for: ObjectIdentifier(T.self))
         return direct
     }
 
