@@ -91,7 +91,8 @@ import Testing
         Self.onNewThread {
             #expect((try? decoder.decode(Chain.self, from: deepBytes)) == deep)
             let kept = DecodingThreadCache.current.keptLevels
-            #expect(kept.states > 0 && kept.states <= RetentionLimits.levels)
+            #expect(kept.states <= RetentionLimits.levels)
+            #expect(kept.states > 0 || !RetentionLimits.reuses)
             #expect(kept.cursors <= RetentionLimits.levels)
             #expect((try? decoder.decode(Chain.self, from: shallowBytes)) == shallow)
             #expect((try? decoder.decode(Chain.self, from: deepBytes)) == deep)

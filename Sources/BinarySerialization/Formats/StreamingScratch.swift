@@ -49,7 +49,7 @@ final class StreamingScratch {
     private static func putBack(_ scratch: StreamingScratch) {
         scratch.madeV3?.trim()
         scratch.madeV2?.trim()
-        perThread.put(scratch)
+        if RetentionLimits.reuses { perThread.put(scratch) }
     }
 }
 

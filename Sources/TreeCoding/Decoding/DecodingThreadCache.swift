@@ -84,7 +84,7 @@ package final class DecodingThreadCache: ThreadEndObserver {
     func keep(_ decoder: TreeDecoderImpl) {
         decoder.idle()
         // A few formats exist; a bound all the same.
-        if spareDecoders.count < 8 { spareDecoders.append(decoder) }
+        if spareDecoders.count < 8, RetentionLimits.reuses { spareDecoders.append(decoder) }
     }
 
     /// The most keyed container states and unkeyed cursors a spare decoder keeps: at most
@@ -111,7 +111,7 @@ package final class DecodingThreadCache: ThreadEndObserver {
             type: ObjectIdentifier(T.self), direct: direct,
             array: direct == nil ? T.self as? any DecodableArray.Type : nil,
             elementHint: direct == nil ? (T.self as? any ElementHinted.Type)?.elementHint : nil)
-        entries.remember(entry, for: entry.type)
+        if RetentionLimits.reuses { entries.remember(entry, for: entry.type) }
         return entry
     }
 }

@@ -384,7 +384,7 @@ package final class KeyedStatePool {
     /// alive (with its user info) until the session's next run.
     private lazy var idle = TreeDecoderImpl(
         node: .tree(.nil), format: nil, options: DecodingOptions(userInfo: [:], maximumDepth: 0))
-    private let reusesBoxes = ContainerBoxes.wrappersAreOneReference
+    private let reusesBoxes = ContainerBoxes.reusesBoxes
 
     package init() {
         slotCapacity = 8

@@ -18,6 +18,9 @@ enum ContainerBoxes {
     static let wrappersAreOneReference =
         isOneReference(KeyedDecodingContainer<ProbeKey>.self) && isOneReference(KeyedEncodingContainer<ProbeKey>.self)
 
+    /// Whether boxes are handed out again: the layout allows it and reuse is on.
+    static let reusesBoxes = wrappersAreOneReference && RetentionLimits.reuses
+
     private static func isOneReference<T>(_ type: T.Type) -> Bool {
         MemoryLayout<T>.size == MemoryLayout<AnyObject>.size
             && MemoryLayout<T>.alignment == MemoryLayout<AnyObject>.alignment && !_isPOD(T.self)

@@ -5,6 +5,16 @@
 /// grows with the deepest or largest value the thread ever coded. Values within the limits reuse
 /// everything; a deeper or larger one allocates what it needs beyond them for its own run.
 package enum RetentionLimits {
+    /// Whether state is kept from one run to the next at all. Building with
+    /// `-Xswiftc -DTREECODABLE_NO_REUSE` turns every cross-run reuse off (spare decoders, the
+    /// streaming scratch, kept container boxes, remembered type facts), so that the test suite can
+    /// show the reuse changes no result; CI runs it both ways.
+    #if TREECODABLE_NO_REUSE
+    @inlinable package static var reuses: Bool { false }
+    #else
+    @inlinable package static var reuses: Bool { true }
+    #endif
+
     /// Nesting levels whose container states, cursors and boxes are kept (the default maximum
     /// depth, so values within the default limits never allocate them again).
     @inlinable package static var levels: Int { 512 }

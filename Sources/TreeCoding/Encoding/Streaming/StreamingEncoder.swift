@@ -30,7 +30,7 @@ package final class StreamingEncoder {
     @exclusivity(unchecked) private var keyedBoxes: [KeptBox?] = []
     /// Boxes of other key types kept for each frame index.
     @exclusivity(unchecked) private var spareBoxes: [SpareBoxes<KeptBox>] = []
-    private let reusesBoxes = ContainerBoxes.wrappersAreOneReference
+    private let reusesBoxes = ContainerBoxes.reusesBoxes
     /// Set by the first thing this run cannot stream; every later call returns at once.
     @exclusivity(unchecked) private(set) var gaveUp = false
 
@@ -308,7 +308,7 @@ package final class StreamingEncoder {
     @inline(never)
     private func learnDirectType<T>(_ type: T.Type) -> (any DirectTreeEncodable.Type)? {
         let direct = T.self as? any DirectTreeEncodable.Type
-        directTypes.remember(direct, for: ObjectIdentifier(T.self))
+        if RetentionLimits.reuses { directTypes.remember(direct, for: ObjectIdentifier(T.self)) }
         return direct
     }
 
