@@ -10,9 +10,9 @@ package enum RetentionLimits {
     /// streaming scratch, kept container boxes, remembered type facts), so that the test suite can
     /// show the reuse changes no result; CI runs it both ways.
     #if TREECODABLE_NO_REUSE
-    @inlinable package static var reuses: Bool { false }
+        @inlinable package static var reuses: Bool { false }
     #else
-    @inlinable package static var reuses: Bool { true }
+        @inlinable package static var reuses: Bool { true }
     #endif
 
     /// Nesting levels whose container states, cursors and boxes are kept (the default maximum
