@@ -37,8 +37,8 @@ enum DeepCheck {
                 var alone: [Double] = []
                 var after: [Double] = []
                 for _ in 0..<3 {
-                    onThread { alone.append(perOperation(operation)) }
-                    onThread {
+                    onBigStack { alone.append(perOperation(operation)) }
+                    onBigStack {
                         do {
                             for d in deep { try d() }
                         } catch {

@@ -8,7 +8,7 @@ enum MixedRun {
     static func run(quick: Bool, threadCounts: [Int]) {
         let rounds = quick ? 200 : 1_500
         var operations: [Operation] = []
-        onThread {
+        onBigStack {
             do {
                 operations = try Workload.operations()
             } catch {
@@ -22,7 +22,7 @@ enum MixedRun {
         // thread's history costs (caches and pools that grow with it).
         var inMix = [[Double]](repeating: [], count: operations.count)
         var afterMix = [Double](repeating: .nan, count: operations.count)
-        onThread {
+        onBigStack {
             var rng = SplitMix64(seed: 1)
             var order = Array(operations.indices)
             do {
@@ -43,7 +43,7 @@ enum MixedRun {
         // Alone: each operation on a thread of its own, timed the same way.
         var alone = [Double](repeating: .nan, count: operations.count)
         for (i, operation) in operations.enumerated() {
-            onThread {
+            onBigStack {
                 do {
                     alone[i] = try inALoop(operation, rounds)
                 } catch {

@@ -51,7 +51,7 @@ enum RetainedMemory {
             var decoder = BinaryDecoder(format: format)
             decoder.limits.maximumDepth = 100_000
             for c in cases {
-                onThread {
+                onBigStack {
                     do {
                         let small = try encoder.encode(Generate.messageIntKeys())
                         blackHole(try decoder.decode(MessageIntKeys.self, from: small))

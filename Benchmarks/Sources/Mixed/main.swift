@@ -26,39 +26,6 @@ func progress(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
-@inline(__always)
-func now() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-}
-
-@inline(never) @_optimize(none)
-func blackHole<T>(_ value: T) {}
-
-/// Runs `body` on a new thread with a 512 MiB stack (deep values recurse) and waits for it.
-func onThread(_ body: @escaping () -> Void) {
-    final class Job {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
-    }
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setstacksize(&attributes, 512 << 20)
-    let job = Unmanaged.passRetained(Job(body)).toOpaque()
-    var thread = pthread_t()
-    let started = pthread_create(
-        &thread, &attributes,
-        { raw in
-            guard let raw else { return nil }
-            Unmanaged<Job>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, job)
-    guard started == 0 else { fail("pthread_create failed: \(started)") }
-    pthread_join(thread, nil)
-}
-
 /// Runs `body(i)` for `i` in `0..<count`, each on its own thread, all at once; waits for all.
 func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let group = DispatchGroup()
@@ -79,13 +46,6 @@ func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
-func formatTime(_ ns: Double) -> String {
-    if ns < 999.5 { return String(format: "%.0f ns", ns) }
-    if ns < 9_995 { return String(format: "%.2f µs", ns / 1_000) }
-    if ns < 999_950 { return String(format: "%.1f µs", ns / 1_000) }
-    return String(format: "%.2f ms", ns / 1_000_000)
-}
-
 // MARK: - Arguments
 
 var quick = false
@@ -102,7 +62,7 @@ do {
         case "--retained": retained = true
         case "--deep-loop":
             guard let n = args.first.flatMap(Int.init) else { fail("--deep-loop needs a count") }
-            onThread { DeepCheck.loopAfterDeep(n) }
+            onBigStack { DeepCheck.loopAfterDeep(n) }
             exit(0)
         case "--max-ratio":
             guard let r = args.first.flatMap(Double.init), r > 0 else { fail("--max-ratio needs a positive number") }
