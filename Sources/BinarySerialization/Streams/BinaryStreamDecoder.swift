@@ -189,38 +189,21 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
     private static func attemptV3(
         _ buffer: UnsafeRawBufferPointer, _ begin: Int, _ decoder: BinaryDecoder
     ) throws -> StreamAttempt<Element> {
-        var reader = ByteReader(buffer: buffer, offset: begin, end: buffer.count)
-        let prefix: UInt64
+        let outcome: V3StreamFrame.Outcome
         do {
-            prefix = try reader.varint()
-        } catch let error as WireFormatError {
-            if error.code == .truncated { return .needMore(required: Self.oneMoreByte(buffer.count)) }
+            outcome = try V3StreamFrame.frame(
+                buffer, at: begin, end: buffer.count, limit: decoder.limits.maximumElementSize)
+        } catch {
             throw streamError(error)
         }
         let node: ByteNode
-        if prefix & 1 == 1 {
-            guard prefix == 1 else {
-                throw streamError(
-                    WireFormatError(.invalidBytes, "a nil indicator with a length (prefix \(prefix))", offset: begin))
-            }
-            node = ByteNode(buffer: buffer, start: reader.offset, end: reader.offset, tag: V3Format.nilElement)
-        } else {
-            let length = prefix >> 1
-            let limit = decoder.limits.maximumElementSize
-            guard length <= UInt64(clamping: limit) else {
-                throw streamError(
-                    WireFormatError(
-                        .limitExceeded, "an element of \(length) bytes exceeds the limit of \(limit)", offset: begin))
-            }
-            // `length` comes from the input: with a limit near Int.max the sum can overflow.
-            let (end, overflow) = reader.offset.addingReportingOverflow(Int(clamping: length))
-            guard !overflow else {
-                throw streamError(
-                    WireFormatError(
-                        .limitExceeded, "an element of \(length) bytes is larger than any buffer", offset: begin))
-            }
-            guard end <= buffer.count else { return .needMore(required: end) }
-            node = ByteNode(buffer: buffer, start: reader.offset, end: end, tag: V3Format.element)
+        switch outcome {
+        case .needPrefix: return .needMore(required: Self.oneMoreByte(buffer.count))
+        case .partial(let bodyStart, let length): return .needMore(required: saturatingSum(bodyStart, length))
+        case .element(nil, let end):
+            node = ByteNode(buffer: buffer, start: end, end: end, tag: V3Format.nilElement)
+        case .element(let body?, _):
+            node = ByteNode(buffer: buffer, start: body.lowerBound, end: body.upperBound, tag: V3Format.element)
         }
         let value = try TreeDecoderImpl.decodeRoot(
             Element.self, from: .bytes(node), format: V3Format.self, options: decoder.options, throughDecodable: true)

@@ -86,20 +86,33 @@ func openInput(_ path: String) throws -> any ByteSource {
     }
 }
 
-/// All the bytes of the file at `path`, or of standard input for `-`.
-func readInput(_ path: String) throws -> Data {
+/// The first bytes of an input, read in chunks up to a cap.
+struct InputPrefix {
+    /// The bytes read: all of the input when `isComplete`.
+    var data: Data
+    /// Whether the input ended within the cap.
+    var isComplete: Bool
+}
+
+/// Reads the file at `path` (standard input for `-`) in chunks, keeping at most `cap` bytes:
+/// memory stays bounded whatever the input's size.
+func readInput(_ path: String, cap: Int) throws -> InputPrefix {
     let source = try openInput(path)
     var data = Data()
     do {
-        while true {
-            let chunk = try source.read(upTo: chunkSize)
-            if chunk.isEmpty { return data }
+        while data.count <= cap {
+            let chunk = try source.read(upTo: min(chunkSize, cap &- data.count &+ 1))
+            if chunk.isEmpty { return InputPrefix(data: data, isComplete: true) }
             data.append(chunk)
         }
     } catch {
-        throw InputError("\(path == "-" ? "standard input" : path): cannot be read (\(error.localizedDescription))")
+        throw InputError("\(inputName(path)): cannot be read (\(error.localizedDescription))")
     }
+    return InputPrefix(data: data.prefix(cap), isComplete: false)
 }
+
+/// How messages name the input at `path`.
+func inputName(_ path: String) -> String { path == "-" ? "standard input" : path }
 
 /// Writes `line` and a newline to the output.
 func emit(_ line: String) { ToolContext.current.output(line + "\n") }
