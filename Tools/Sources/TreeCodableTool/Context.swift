@@ -120,6 +120,10 @@ func emit(_ line: String) { ToolContext.current.output(line + "\n") }
 /// A readable account of a library error, with the byte offset (shifted by `base`) when it has one.
 func describe(_ error: any Error, base: Int = 0) -> String {
     if let input = error as? InputError { return input.description }
+    if let incomplete = underlyingError(error) as? IncompleteElementError {
+        return "the input ends inside element \(incomplete.completeElements): \(plural(incomplete.leftoverBytes, "byte")) "
+            + "of it arrived (at byte offset \(incomplete.offset))"
+    }
     var wire = error as? WireFormatError
     var text = String(describing: error)
     if let decoding = error as? DecodingError {
@@ -135,4 +139,14 @@ func describe(_ error: any Error, base: Int = 0) -> String {
         return wire.message
     }
     return text
+}
+
+/// The error a `DecodingError` wraps, or `error` itself.
+func underlyingError(_ error: any Error) -> (any Error)? {
+    switch error as? DecodingError {
+    case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c):
+        return c.underlyingError
+    default:
+        return error
+    }
 }

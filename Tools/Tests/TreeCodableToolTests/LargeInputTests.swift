@@ -20,7 +20,9 @@ import Testing
     /// Writes the stream to a temporary file and returns its path and element count.
     static func makeLargeStream(bytes target: Int) throws -> (path: String, elements: Int) {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("treecodable-large-\(UUID()).stream")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         let encoder = BinaryStreamEncoder<Record>()
@@ -30,7 +32,7 @@ import Testing
         while written < target {
             // Every eighth payload is larger than --max-bytes, the others a few KiB to 256 KiB.
             let size = count % 8 == 7 ? (3 << 19) : Int.random(in: 1 << 12...1 << 18, using: &generator)
-            let payload = Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let payload = Self.randomData(count: size, using: &generator)
             let record = Record(name: "record \(count)", payload: payload, values: Array(0..<(count % 100)))
             let bytes = try encoder.encode(record)
             try handle.write(contentsOf: bytes)
@@ -38,6 +40,12 @@ import Testing
             count += 1
         }
         return (url.path, count)
+    }
+
+    /// `count` random bytes, drawn eight at a time.
+    static func randomData(count: Int, using generator: inout SystemRandomNumberGenerator) -> Data {
+        var words = (0..<(count + 7) / 8).map { _ in generator.next() }
+        return words.withUnsafeMutableBytes { Data($0.prefix(count)) }
     }
 
     /// Runs the binary under the memory limit.
