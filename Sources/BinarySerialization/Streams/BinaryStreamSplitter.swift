@@ -110,7 +110,8 @@ public struct BinaryStreamSplitter: Sendable {
         case .failure(let error):
             throw streamError(
                 WireFormatError(
-                    error.code, "element \(index): \(error.message)", offset: saturatingSum(base, error.offset ?? begin)))
+                    error.code, "element \(index): \(error.message)", offset: saturatingSum(base, error.offset ?? begin)
+                ))
         }
         let absolute = { (position: Int) in saturatingSum(base, position) }
         switch outcome {

@@ -46,7 +46,8 @@ enum V3StreamFrame {
         // `length` comes from the input: with a limit near Int.max the sum can overflow.
         let (bodyEnd, overflow) = reader.offset.addingReportingOverflow(Int(clamping: length))
         guard !overflow else {
-            throw WireFormatError(.limitExceeded, "an element of \(length) bytes is larger than any buffer", offset: begin)
+            throw WireFormatError(
+                .limitExceeded, "an element of \(length) bytes is larger than any buffer", offset: begin)
         }
         guard bodyEnd <= end else { return .partial(bodyStart: reader.offset, length: Int(clamping: length)) }
         return .element(body: reader.offset..<bodyEnd, end: bodyEnd)

@@ -147,7 +147,9 @@ extension TreeCodableCommand {
                     }
                 } end: { count, stop in
                     if json {
-                        emit(JSON.object([("type", .string("end")), ("elements", .int(count)), ("stopped", stop.json)]).text)
+                        emit(
+                            JSON.object([("type", .string("end")), ("elements", .int(count)), ("stopped", stop.json)])
+                                .text)
                     } else {
                         emit(stop.summary(count))
                     }
@@ -173,7 +175,8 @@ extension TreeCodableCommand {
             }
             if detected { emit("format: \(format) (detected)") }
             if !found, !data.isEmpty {
-                emit("no structure found: \(plural(data.count, "byte")) that frame as no container and read as no value")
+                emit(
+                    "no structure found: \(plural(data.count, "byte")) that frame as no container and read as no value")
                 return
             }
             for line in TreeRenderer().lines(root) { emit(line) }

@@ -1,5 +1,5 @@
-import Foundation
 import BinarySerialization
+import Foundation
 
 /// Where the command reads its input and writes its output: the process's standard streams,
 /// or (in tests) buffers.
@@ -121,7 +121,8 @@ func emit(_ line: String) { ToolContext.current.output(line + "\n") }
 func describe(_ error: any Error, base: Int = 0) -> String {
     if let input = error as? InputError { return input.description }
     if let incomplete = underlyingError(error) as? IncompleteElementError {
-        return "the input ends inside element \(incomplete.completeElements): \(plural(incomplete.leftoverBytes, "byte")) "
+        return
+            "the input ends inside element \(incomplete.completeElements): \(plural(incomplete.leftoverBytes, "byte")) "
             + "of it arrived (at byte offset \(incomplete.offset))"
     }
     var wire = error as? WireFormatError

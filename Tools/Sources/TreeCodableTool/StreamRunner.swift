@@ -141,7 +141,8 @@ struct StreamRunner {
         }
         if let stop = try release() { return try end(splitter.elementCount, stop) }
         if let chosen = options.element {
-            throw InputError("the stream has \(plural(splitter.elementCount, "element")): there is no element \(chosen)")
+            throw InputError(
+                "the stream has \(plural(splitter.elementCount, "element")): there is no element \(chosen)")
         }
         try end(splitter.elementCount, .end)
     }

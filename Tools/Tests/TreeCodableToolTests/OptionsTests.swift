@@ -11,13 +11,17 @@ import TreeCodableTool
     }
 
     @Test func limitAndElement() {
-        let limited = runInProcess(["inspect", "--stream", "--format", "v3", "--limit", "1", fixture("messages-v3.stream")])
+        let limited = runInProcess([
+            "inspect", "--stream", "--format", "v3", "--limit", "1", fixture("messages-v3.stream"),
+        ])
         #expect(limited.status == 0)
         #expect(limited.output.contains("element 0 at 0:"))
         #expect(!limited.output.contains("element 1"))
         #expect(limited.output.hasSuffix("stopped early after 1 element (--limit); the rest was not read\n"))
 
-        let one = runInProcess(["inspect", "--stream", "--format", "v3", "--element", "2", fixture("messages-v3.stream")])
+        let one = runInProcess([
+            "inspect", "--stream", "--format", "v3", "--element", "2", fixture("messages-v3.stream"),
+        ])
         #expect(one.status == 0)
         #expect(one.output.hasPrefix("element 2 at 67:\n"))
         #expect(!one.output.contains("element 1"))
@@ -42,7 +46,9 @@ import TreeCodableTool
         #expect(stream.status == 0)
         let lines = stream.output.split(separator: "\n")
         #expect(lines.count == 4)
-        #expect(lines.first?.hasPrefix(#"{"type":"element","index":0,"offset":0,"size":32,"nil":false,"read":true,"#) == true)
+        #expect(
+            lines.first?.hasPrefix(#"{"type":"element","index":0,"offset":0,"size":32,"nil":false,"read":true,"#)
+                == true)
         #expect(lines.last == #"{"type":"end","elements":3,"stopped":null}"#)
 
         let detect = runInProcess(["detect", "--json", fixture("message-v2.bin")])
@@ -53,7 +59,9 @@ import TreeCodableTool
     }
 
     @Test func hexStreamOffsetsAreAbsolute() {
-        let outcome = runInProcess(["hex", "--stream", "--format", "v3", "--element", "1", fixture("messages-v3.stream")])
+        let outcome = runInProcess([
+            "hex", "--stream", "--format", "v3", "--element", "1", fixture("messages-v3.stream"),
+        ])
         #expect(outcome.status == 0)
         let lines = outcome.output.split(separator: "\n")
         #expect(lines.first == "element 1 at 33:")
