@@ -237,6 +237,6 @@ struct RawReader {
     static func tooDeep(at offset: Int, limit: Int) -> DecodingError {
         let wire = WireFormatError(.limitExceeded, "containers nested deeper than \(limit) levels", offset: offset)
         return DecodingError.dataCorrupted(
-            DecodingError.Context(codingPath: [], debugDescription: wire.description, underlyingError: wire))
+            DecodingError.Context(codingPath: [], debugDescription: wire.summary, underlyingError: wire))
     }
 }

@@ -117,11 +117,16 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
         guard buffered > 0, buffered >= awaitedCount else { return nil }
         let decoder = _decoder
         let begin = start
-        let outcome: StreamAttempt<Element> = try storage.withUnsafeBytes { buffer in
-            switch decoder.format {
-            case .v3: return try Self.attemptV3(buffer, begin, decoder)
-            case .v2: return try Self.attemptV2(buffer, begin, decoder)
+        let outcome: StreamAttempt<Element>
+        do {
+            outcome = try storage.withUnsafeBytes { buffer in
+                switch decoder.format {
+                case .v3: return try Self.attemptV3(buffer, begin, decoder)
+                case .v2: return try Self.attemptV2(buffer, begin, decoder)
+                }
             }
+        } catch {
+            throw elementError(error, index: _decodedCount, base: dropped)
         }
         switch outcome {
         case .element(let value, let end):
@@ -174,7 +179,7 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
             .init(
                 codingPath: [],
                 debugDescription:
-                    "The input ends inside element \(count) (\(leftover) bytes of it arrived, from byte offset \(offset)).",
+                    "the input ends inside element \(count) (\(byteCount(leftover)) of it arrived) at byte offset \(offset)",
                 underlyingError: IncompleteElementError(
                     completeElements: count, leftoverBytes: leftover, offset: offset)))
     }
@@ -266,8 +271,31 @@ func underlyingWireError(_ error: any Error) -> WireFormatError? {
     }
 }
 
+/// `error`, thrown by element `index` of a stream whose buffer starts at stream offset `base`,
+/// with the element named in its message and its offset made a stream offset.
+@inline(never)
+func elementError(_ error: any Error, index: Int, base: Int) -> any Error {
+    guard let decoding = error as? DecodingError else { return error }
+    func moved(_ context: DecodingError.Context) -> DecodingError.Context {
+        guard let wire = context.underlyingError as? WireFormatError else { return context }
+        var shifted = WireFormatError(
+            wire.code, "element \(index): \(wire.message)", offset: wire.offset.map { saturatingSum(base, $0) })
+        shifted.key = wire.key
+        shifted.earlierElement = wire.earlierElement
+        return DecodingError.Context(
+            codingPath: context.codingPath, debugDescription: shifted.summary, underlyingError: shifted)
+    }
+    switch decoding {
+    case .dataCorrupted(let c): return DecodingError.dataCorrupted(moved(c))
+    case .typeMismatch(let t, let c): return DecodingError.typeMismatch(t, moved(c))
+    case .valueNotFound(let t, let c): return DecodingError.valueNotFound(t, moved(c))
+    case .keyNotFound(let k, let c): return DecodingError.keyNotFound(k, moved(c))
+    @unknown default: return error
+    }
+}
+
 func streamError(_ wire: WireFormatError) -> DecodingError {
-    .dataCorrupted(.init(codingPath: [], debugDescription: wire.description, underlyingError: wire))
+    .dataCorrupted(.init(codingPath: [], debugDescription: wire.summary, underlyingError: wire))
 }
 
 /// The input ended inside an element of a stream or file.
@@ -280,9 +308,10 @@ public struct IncompleteElementError: Error, Hashable, Sendable, CustomStringCon
     /// element starts: cutting the input there leaves only complete elements.
     public let offset: Int
 
-    /// The counts of complete elements and leftover bytes and the offset, as a sentence.
+    /// The fields, such as `IncompleteElementError(completeElements: 1, leftoverBytes: 2, offset: 2)`:
+    /// the `DecodingError` that carries it states them as a sentence in its debug description.
     public var description: String {
-        "the input ends inside an element, after \(completeElements) complete elements (\(leftoverBytes) bytes left "
-            + "over, from byte offset \(offset))"
+        "IncompleteElementError(completeElements: \(completeElements), leftoverBytes: \(leftoverBytes), "
+            + "offset: \(offset))"
     }
 }

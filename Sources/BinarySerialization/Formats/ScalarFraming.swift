@@ -1,0 +1,24 @@
+import TreeCoding
+
+/// The error for a primitive whose stored bytes run on past what it reads. At the root of the
+/// input those bytes follow a complete value: trailing bytes. Inside a container the lengths
+/// framed them as one value, so the stored value is of another type than the one asked for.
+@inline(never)
+func extraBytes(after kind: ScalarKind, _ node: ByteNode, at offset: Int) -> WireFormatError {
+    if node.start == 0, node.end == node.buffer.count {
+        return WireFormatError(
+            .trailingBytes, "trailing bytes: \(byteCount(node.end &- offset)) after \(kind.withArticle)", offset: offset
+        )
+    }
+    return WireFormatError(
+        .typeMismatch, "expected \(kind.withArticle), found \(byteCount(node.end &- node.start)) of another type",
+        offset: node.start)
+}
+
+/// The error for a keyed container that ends with a lone `00`: as a key it would be key 0 with
+/// no value, so it is far more likely a byte after the last field.
+@inline(never)
+func trailingZero(at offset: Int) -> WireFormatError {
+    WireFormatError(
+        .trailingBytes, "trailing bytes: a 00 after the last field (as a key, key 0 with no value)", offset: offset)
+}
