@@ -113,7 +113,10 @@ import Testing
             ("UInt8 from 300", message(UInt8.self, bytes("ac 02"))),
             ("optional with bad flag", message(Maybe.self, bytes("0b 76 61 6c 75 65 05 02"))),
             ("stream ends inside an element", streamMessage(bytes("02 02 04 02"))),
-            ("stream element 5000 is invalid", streamMessage(Data(repeating: 0x02, count: 10_000) + bytes("04 05 05"))),
+            (
+                "stream element 5000 has a trailing byte",
+                streamMessage(Data(repeating: 0x02, count: 10_000) + bytes("04 05 05"))
+            ),
             ("stream prefix with nil and length", streamMessage(bytes("02 02 03"))),
         ]
     }
@@ -121,11 +124,11 @@ import Testing
     /// The whole printed text of each row.
     static let expected: [String: String] = [
         "empty input, struct":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: empty input (Message needs the key \"sender\"). Underlying error: WireFormatError.truncated",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: empty input (Message needs the key \"sender\") at byte offset 0. Underlying error: WireFormatError.truncated",
         "empty input, Int":
             "DecodingError.dataCorrupted: Data was corrupted. Debug description: the data ends before a varint at byte offset 0. Underlying error: WireFormatError.truncated",
         "empty input, v2 struct":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: empty input (Message needs the key \"sender\"). Underlying error: WireFormatError.truncated",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: empty input (Message needs the key \"sender\") at byte offset 0. Underlying error: WireFormatError.truncated",
         "trailing 00 after a struct":
             "DecodingError.dataCorrupted: Data was corrupted. Debug description: trailing bytes: a 00 after the last field (as a key, key 0 with no value) at byte offset 36. Underlying error: WireFormatError.trailingBytes",
         "trailing 00 after a v2 struct":
@@ -174,8 +177,8 @@ import Testing
             "DecodingError.dataCorrupted: Data was corrupted. Path: value. Debug description: a nil indicator with a length (prefix 5) at byte offset 6. Underlying error: WireFormatError.invalidBytes",
         "stream ends inside an element":
             "DecodingError.dataCorrupted: Data was corrupted. Debug description: the input ends inside element 1 (2 bytes of it arrived) at byte offset 2. Underlying error: IncompleteElementError(completeElements: 1, leftoverBytes: 2, offset: 2)",
-        "stream element 5000 is invalid":
-            "DecodingError.typeMismatch: expected value of type Int8. Debug description: element 5000: expected an Int8, found 2 bytes of another type at byte offset 10001. Underlying error: WireFormatError.typeMismatch",
+        "stream element 5000 has a trailing byte":
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: element 5000: trailing bytes: 1 byte after an Int8 at byte offset 10002. Underlying error: WireFormatError.trailingBytes",
         "stream prefix with nil and length":
             "DecodingError.dataCorrupted: Data was corrupted. Debug description: element 1: a nil indicator with a length (prefix 3) at byte offset 2. Underlying error: WireFormatError.invalidBytes",
     ]

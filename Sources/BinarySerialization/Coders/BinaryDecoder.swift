@@ -119,7 +119,7 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
     /// not the key.
     @inline(never)
     static func emptyInput(_ type: Any.Type, missing key: any CodingKey) -> DecodingError {
-        let wire = WireFormatError(.truncated, "empty input (\(type) needs the key \"\(key.stringValue)\")")
+        let wire = WireFormatError(.truncated, "empty input (\(type) needs the key \"\(key.stringValue)\")", offset: 0)
         return .dataCorrupted(.init(codingPath: [], debugDescription: wire.summary, underlyingError: wire))
     }
 

@@ -1,11 +1,16 @@
 import TreeCoding
 
-/// The error for a primitive whose stored bytes run on past what it reads. At the root of the
-/// input those bytes follow a complete value: trailing bytes. Inside a container the lengths
-/// framed them as one value, so the stored value is of another type than the one asked for.
+/// The error for a primitive whose stored bytes run on past what it reads. A varint that took
+/// nine bytes and is followed by more is corrupt (past 64 bits). At the top level (`atRoot`: not
+/// framed by a length) the extra bytes follow a complete value: trailing bytes. Inside a
+/// container a length framed them as one value, so the stored value is of another type.
 @inline(never)
-func extraBytes(after kind: ScalarKind, _ node: ByteNode, at offset: Int) -> WireFormatError {
-    if node.start == 0, node.end == node.buffer.count {
+func extraBytes(after kind: ScalarKind, _ node: ByteNode, at offset: Int, atRoot: Bool) -> WireFormatError {
+    let read = offset &- node.start
+    if read == 9, let encoding = kind.integerEncoding, encoding != .fixed {
+        return WireFormatError(.invalidBytes, "a varint longer than 64 bits", offset: node.start)
+    }
+    if atRoot {
         return WireFormatError(
             .trailingBytes, "trailing bytes: \(byteCount(node.end &- offset)) after \(kind.withArticle)", offset: offset
         )

@@ -353,7 +353,7 @@ extension V2Format.Reader {
         if let cursor {
             cursor.offset = r.offset
         } else if !r.isAtEnd {
-            throw extraBytes(after: kind, node, at: r.offset)
+            throw extraBytes(after: kind, node, at: r.offset, atRoot: node.tag == V2Format.raw)
         }
         return value
     }

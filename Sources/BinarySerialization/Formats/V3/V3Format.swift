@@ -146,7 +146,7 @@ enum V3Format: ByteFormat {
         if node.tag == Self.nilElement { throw foundNil(kind.withArticle, node) }
         var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
         let value = try read(&r)
-        guard r.isAtEnd else { throw extraBytes(after: kind, node, at: r.offset) }
+        guard r.isAtEnd else { throw extraBytes(after: kind, node, at: r.offset, atRoot: node.tag == Self.raw) }
         return value
     }
 
