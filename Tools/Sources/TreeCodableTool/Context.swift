@@ -101,7 +101,10 @@ func readInput(_ path: String, cap: Int) throws -> InputPrefix {
     var data = Data()
     do {
         while data.count <= cap {
-            let chunk = try source.read(upTo: min(chunkSize, cap &- data.count &+ 1))
+            // One byte past the cap tells a larger input from one of exactly `cap` bytes;
+            // `cap - data.count` is not negative here, and `+ 1` only runs below `chunkSize`.
+            let left = cap - data.count
+            let chunk = try source.read(upTo: left < chunkSize ? left + 1 : chunkSize)
             if chunk.isEmpty { return InputPrefix(data: data, isComplete: true) }
             data.append(chunk)
         }
