@@ -66,6 +66,19 @@ import Testing
         }
     }
 
+    /// What a file of `Int8` elements throws when read to the end.
+    static func fileMessage(_ data: Data) -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("error-message-\(UUID()).bin")
+        defer { try? FileManager.default.removeItem(at: url) }
+        do {
+            try data.write(to: url)
+            _ = try BinaryFileDecoder<Int8>(fileAt: url, decoder: BinaryDecoder()).readAll()
+            return "no error"
+        } catch {
+            return String(describing: error)
+        }
+    }
+
     static func encoded<T: Encodable>(_ value: T, _ format: BinaryFormat = .v3) -> Data {
         (try? BinaryEncoder(format: format).encode(value)) ?? Data()
     }
@@ -118,6 +131,7 @@ import Testing
                 streamMessage(Data(repeating: 0x02, count: 10_000) + bytes("04 05 05"))
             ),
             ("stream prefix with nil and length", streamMessage(bytes("02 02 03"))),
+            ("file element 3 has a trailing byte", fileMessage(bytes("02 02 02 04 02 06 04 05 05"))),
         ]
     }
 
@@ -181,6 +195,8 @@ import Testing
             "DecodingError.dataCorrupted: Data was corrupted. Debug description: element 5000: trailing bytes: 1 byte after an Int8 at byte offset 10002. Underlying error: WireFormatError.trailingBytes",
         "stream prefix with nil and length":
             "DecodingError.dataCorrupted: Data was corrupted. Debug description: element 1: a nil indicator with a length (prefix 3) at byte offset 2. Underlying error: WireFormatError.invalidBytes",
+        "file element 3 has a trailing byte":
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: element 3: trailing bytes: 1 byte after an Int8 at byte offset 8. Underlying error: WireFormatError.trailingBytes",
     ]
 
     @Test func everyMessage() {
