@@ -25,7 +25,9 @@ let package = Package(
         .testTarget(
             name: "TreeCodableToolTests",
             // `treecodable` is listed so that `swift test` builds the binary the tests run.
-            dependencies: ["TreeCodableTool", "treecodable"],
+            dependencies: [
+                "TreeCodableTool", "treecodable", .product(name: "BinarySerialization", package: "TreeCodable"),
+            ],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -62,7 +62,7 @@ extension MalformedInputV3Tests {
 @Suite struct MalformedInputV3Tests {
     static let rows: [Malformed] = [
         Malformed(
-            "empty input for a struct with required fields", SMessage.self, "", "keyNotFound", path: [], key: "sender"),
+            "empty input for a struct with required fields", SMessage.self, "", "dataCorrupted", path: [], offset: 0),
         Malformed(
             "a length past the end", SMessage.self,
             """
@@ -132,7 +132,7 @@ extension MalformedInputV3Tests {
             04 01 00                     // length 2: true, then a stray byte
             0d 73 65 6e 64 65 72  02 61  // "sender": "a"
             17 75 6e 72 65 61 64 43 6f 75 6e 74  02 02  // "unreadCount": 1
-            """, "dataCorrupted", path: ["isRead"], offset: 9),
+            """, "typeMismatch", path: ["isRead"], offset: 8),
         Malformed(
             "an Int element of 0 bytes", SMessage.self,
             """

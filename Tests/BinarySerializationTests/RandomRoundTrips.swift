@@ -177,7 +177,7 @@ func roundTripFailures<T: Codable & Equatable>(
     }
     check("stream") {
         let framed = try BinaryStreamEncoder<T>(encoder: encoder).encode(contentsOf: [value, value])
-        var stream = BinaryStreamDecoder<T>(decoder: decoder)
+        let stream = BinaryStreamDecoder<T>(decoder: decoder)
         stream.add(framed)
         let back = try stream.decodeElements()
         return back == [decoded, decoded] ? nil : "decoded \(back.count) elements, or different ones"

@@ -131,7 +131,7 @@ import Testing
         Self.expectError(Flag.self, "18 78 02", "dataCorrupted", path: ["x"])  // Bool byte 2
         Self.expectError(Var.self, "18 78 80 00", "dataCorrupted")  // over-long varint
         Self.expectError(Var.self, "18 78 01 18 78 01", "dataCorrupted")  // duplicate key
-        Self.expectError(Var.self, "", "keyNotFound")  // missing key
+        Self.expectError(Var.self, "", "dataCorrupted")  // empty input (a struct with a required key)
         Self.expectError(Int?.self, "02", "dataCorrupted")  // optional flag 2
         Self.expectError(Int?.self, "01 02 03", "dataCorrupted")  // trailing byte after the value
         Self.expectError([String].self, "01 61 05 61", "dataCorrupted", path: ["Index 1"])  // second element truncated

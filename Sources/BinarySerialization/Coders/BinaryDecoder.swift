@@ -117,7 +117,19 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
     /// Decodes a value of `type` from a raw buffer that stays valid during the call.
     func decode<T: Decodable>(_ type: T.Type, fromBuffer buffer: UnsafeRawBufferPointer) throws -> T {
         let (root, byteFormat) = rootNode(buffer)
-        return try decodeRoot(T.self, from: root, format: byteFormat)
+        do {
+            return try decodeRoot(T.self, from: root, format: byteFormat)
+        } catch DecodingError.keyNotFound(let key, _) where buffer.isEmpty {
+            throw Self.emptyInput(T.self, missing: key)
+        }
+    }
+
+    /// The error for an empty input that `type` needs a field from: the input is what is wrong,
+    /// not the key.
+    @inline(never)
+    static func emptyInput(_ type: Any.Type, missing key: any CodingKey) -> DecodingError {
+        let wire = WireFormatError(.truncated, "empty input (\(type) needs the key \"\(key.stringValue)\")", offset: 0)
+        return .dataCorrupted(.init(codingPath: [], debugDescription: wire.summary, underlyingError: wire))
     }
 
     /// Decodes a whole input (or stream element) of `type`; a `Data` that ``readsAsBytes(_:)``

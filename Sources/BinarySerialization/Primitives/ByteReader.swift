@@ -87,7 +87,7 @@ struct ByteReader {
         let v = try varint()
         guard v <= UInt64(remaining) else {
             var error = WireFormatError(
-                .truncated, "\(what()) of \(v) bytes exceeds the \(remaining) bytes that remain", offset: start)
+                .truncated, "\(what()) of \(byteCount(v)) exceeds \(remainingBytes(remaining))", offset: start)
             if isOpenEnded { error.regionEnd = end }
             let (sum, overflow) = offset.addingReportingOverflow(Int(clamping: v))
             error.requiredEnd = overflow ? Int.max : sum
@@ -121,7 +121,7 @@ struct ByteReader {
     mutating func keyBytes(_ length: UInt64, keyAt: Int) throws -> (start: Int, length: Int) {
         guard length <= UInt64(remaining) else {
             throw WireFormatError(
-                .truncated, "a key of \(length) bytes exceeds the \(remaining) bytes that remain", offset: keyAt)
+                .truncated, "a key of \(byteCount(length)) exceeds \(remainingBytes(remaining))", offset: keyAt)
         }
         let start = offset
         offset &+= Int(truncatingIfNeeded: length)
@@ -138,7 +138,7 @@ struct ByteReader {
     /// The error of ``skip(_:)``, made out of line with its message.
     @inline(never)
     func truncated(bytes count: Int) -> WireFormatError {
-        truncated("\(count) bytes")
+        truncated(byteCount(count))
     }
 
     @inline(never)

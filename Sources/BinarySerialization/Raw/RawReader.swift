@@ -68,8 +68,8 @@ struct RawReader {
 
     /// Picks the shape to expand. A keyed container with readable string keys wins; then printable
     /// text stays text; runs of one or two bytes are primitives; between an integer-keyed and an unkeyed
-    /// framing, ascending keys decide; an unkeyed framing of only empty or nil elements is a
-    /// primitive (`00 00` is more likely two zeros than two empty strings).
+    /// framing, ascending keys decide; an integer-keyed or unkeyed framing of only empty or nil
+    /// values is a primitive (`00 00` is more likely two zeros than two empty strings).
     private func choose(_ range: Range<Int>, keyed: [Framed]?, unkeyed: [Range<Int>?]?) -> RawShape {
         let n = range.count
         guard n > 0 else { return .bytes }
@@ -94,7 +94,10 @@ struct RawReader {
         if format == .v2 { return keyed != nil && readableKeys && n > 2 ? keyedShape : .bytes }
         guard n > 2 else { return .bytes }
         let unkeyedHasContent = unkeyed?.contains { ($0?.count ?? 0) > 0 } ?? false
-        switch (keyed != nil && readableKeys, unkeyed != nil && unkeyedHasContent) {
+        // Integer keys over only empty or nil values are more likely a fixed-size integer
+        // (`2a 00 00 00`) than a struct of empty fields.
+        let keyedHasContent = keyed?.contains { ($0.value?.count ?? 0) > 0 } ?? false
+        switch (keyed != nil && readableKeys && keyedHasContent, unkeyed != nil && unkeyedHasContent) {
         case (true, true): return ascending ? keyedShape : .unkeyed(elementCount: unkeyed?.count ?? 0)
         case (true, false): return keyedShape
         case (false, true): return .unkeyed(elementCount: unkeyed?.count ?? 0)
@@ -234,6 +237,6 @@ struct RawReader {
     static func tooDeep(at offset: Int, limit: Int) -> DecodingError {
         let wire = WireFormatError(.limitExceeded, "containers nested deeper than \(limit) levels", offset: offset)
         return DecodingError.dataCorrupted(
-            DecodingError.Context(codingPath: [], debugDescription: wire.description, underlyingError: wire))
+            DecodingError.Context(codingPath: [], debugDescription: wire.summary, underlyingError: wire))
     }
 }

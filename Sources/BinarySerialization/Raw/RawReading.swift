@@ -86,6 +86,9 @@ public enum RawReading: Hashable, Sendable, CustomStringConvertible {
         default: break
         }
         if let varints, varints.count >= 2 { out.append(.packedVarints(varints)) }
+        // Printable text is never also offered as floating-point numbers: text bytes read as
+        // floats fall in the plausible range often enough to be noise on every string.
+        if printable { return out }
         if n >= 16, n % 8 == 0 {
             let doubles = chunks(bytes, 8).map { Double(bitPattern: bigEndian($0)) }
             if doubles.allSatisfy(isPlausible) { out.append(.packedDoubles(doubles)) }

@@ -117,11 +117,16 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
         guard buffered > 0, buffered >= awaitedCount else { return nil }
         let decoder = _decoder
         let begin = start
-        let outcome: StreamAttempt<Element> = try storage.withUnsafeBytes { buffer in
-            switch decoder.format {
-            case .v3: return try Self.attemptV3(buffer, begin, decoder)
-            case .v2: return try Self.attemptV2(buffer, begin, decoder)
+        let outcome: StreamAttempt<Element>
+        do {
+            outcome = try storage.withUnsafeBytes { buffer in
+                switch decoder.format {
+                case .v3: return try Self.attemptV3(buffer, begin, decoder)
+                case .v2: return try Self.attemptV2(buffer, begin, decoder)
+                }
             }
+        } catch {
+            throw elementError(error, index: _decodedCount, base: dropped)
         }
         switch outcome {
         case .element(let value, let end):
@@ -174,7 +179,7 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
             .init(
                 codingPath: [],
                 debugDescription:
-                    "The input ends inside element \(count) (\(leftover) bytes of it arrived, from byte offset \(offset)).",
+                    "the input ends inside element \(count) (\(byteCount(leftover)) of it arrived) at byte offset \(offset)",
                 underlyingError: IncompleteElementError(
                     completeElements: count, leftoverBytes: leftover, offset: offset)))
     }
@@ -189,38 +194,21 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
     private static func attemptV3(
         _ buffer: UnsafeRawBufferPointer, _ begin: Int, _ decoder: BinaryDecoder
     ) throws -> StreamAttempt<Element> {
-        var reader = ByteReader(buffer: buffer, offset: begin, end: buffer.count)
-        let prefix: UInt64
+        let outcome: V3StreamFrame.Outcome
         do {
-            prefix = try reader.varint()
-        } catch let error as WireFormatError {
-            if error.code == .truncated { return .needMore(required: Self.oneMoreByte(buffer.count)) }
+            outcome = try V3StreamFrame.frame(
+                buffer, at: begin, end: buffer.count, limit: decoder.limits.maximumElementSize)
+        } catch {
             throw streamError(error)
         }
         let node: ByteNode
-        if prefix & 1 == 1 {
-            guard prefix == 1 else {
-                throw streamError(
-                    WireFormatError(.invalidBytes, "a nil indicator with a length (prefix \(prefix))", offset: begin))
-            }
-            node = ByteNode(buffer: buffer, start: reader.offset, end: reader.offset, tag: V3Format.nilElement)
-        } else {
-            let length = prefix >> 1
-            let limit = decoder.limits.maximumElementSize
-            guard length <= UInt64(clamping: limit) else {
-                throw streamError(
-                    WireFormatError(
-                        .limitExceeded, "an element of \(length) bytes exceeds the limit of \(limit)", offset: begin))
-            }
-            // `length` comes from the input: with a limit near Int.max the sum can overflow.
-            let (end, overflow) = reader.offset.addingReportingOverflow(Int(clamping: length))
-            guard !overflow else {
-                throw streamError(
-                    WireFormatError(
-                        .limitExceeded, "an element of \(length) bytes is larger than any buffer", offset: begin))
-            }
-            guard end <= buffer.count else { return .needMore(required: end) }
-            node = ByteNode(buffer: buffer, start: reader.offset, end: end, tag: V3Format.element)
+        switch outcome {
+        case .needPrefix: return .needMore(required: Self.oneMoreByte(buffer.count))
+        case .partial(let bodyStart, let length): return .needMore(required: saturatingSum(bodyStart, length))
+        case .element(nil, let end):
+            node = ByteNode(buffer: buffer, start: end, end: end, tag: V3Format.nilElement)
+        case .element(let body?, _):
+            node = ByteNode(buffer: buffer, start: body.lowerBound, end: body.upperBound, tag: V3Format.element)
         }
         let value = try TreeDecoderImpl.decodeRoot(
             Element.self, from: .bytes(node), format: V3Format.self, options: decoder.options, throughDecodable: true)
@@ -283,8 +271,31 @@ func underlyingWireError(_ error: any Error) -> WireFormatError? {
     }
 }
 
+/// `error`, thrown by element `index` of a stream whose buffer starts at stream offset `base`,
+/// with the element named in its message and its offset made a stream offset.
+@inline(never)
+func elementError(_ error: any Error, index: Int, base: Int) -> any Error {
+    guard let decoding = error as? DecodingError else { return error }
+    func moved(_ context: DecodingError.Context) -> DecodingError.Context {
+        guard let wire = context.underlyingError as? WireFormatError else { return context }
+        var shifted = WireFormatError(
+            wire.code, "element \(index): \(wire.message)", offset: wire.offset.map { saturatingSum(base, $0) })
+        shifted.key = wire.key
+        shifted.earlierElement = wire.earlierElement
+        return DecodingError.Context(
+            codingPath: context.codingPath, debugDescription: shifted.summary, underlyingError: shifted)
+    }
+    switch decoding {
+    case .dataCorrupted(let c): return DecodingError.dataCorrupted(moved(c))
+    case .typeMismatch(let t, let c): return DecodingError.typeMismatch(t, moved(c))
+    case .valueNotFound(let t, let c): return DecodingError.valueNotFound(t, moved(c))
+    case .keyNotFound(let k, let c): return DecodingError.keyNotFound(k, moved(c))
+    @unknown default: return error
+    }
+}
+
 func streamError(_ wire: WireFormatError) -> DecodingError {
-    .dataCorrupted(.init(codingPath: [], debugDescription: wire.description, underlyingError: wire))
+    .dataCorrupted(.init(codingPath: [], debugDescription: wire.summary, underlyingError: wire))
 }
 
 /// The input ended inside an element of a stream or file.
@@ -297,9 +308,10 @@ public struct IncompleteElementError: Error, Hashable, Sendable, CustomStringCon
     /// element starts: cutting the input there leaves only complete elements.
     public let offset: Int
 
-    /// The counts of complete elements and leftover bytes and the offset, as a sentence.
+    /// The fields, such as `IncompleteElementError(completeElements: 1, leftoverBytes: 2, offset: 2)`:
+    /// the `DecodingError` that carries it states them as a sentence in its debug description.
     public var description: String {
-        "the input ends inside an element, after \(completeElements) complete elements (\(leftoverBytes) bytes left "
-            + "over, from byte offset \(offset))"
+        "IncompleteElementError(completeElements: \(completeElements), leftoverBytes: \(leftoverBytes), "
+            + "offset: \(offset))"
     }
 }

@@ -62,7 +62,7 @@ struct RecordFraming: @unchecked Sendable {
     /// Walks the length prefixes; an element's own bytes are read only where a later prefix
     /// shares their chunk.
     static let v3 = RecordFraming { fd, start, end throws(ScanError) in
-        let limit = UInt64(clamping: DecodingLimits().maximumElementSize)
+        let limit = DecodingLimits().maximumElementSize
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         var bufferStart = start
         var bufferCount = 0
@@ -84,39 +84,24 @@ struct RecordFraming: @unchecked Sendable {
                 guard bufferCount > 0 else { return .torn(start: offset) }
             }
             let at = Int(offset - bufferStart)
-            var prefix: UInt64 = 0
-            var shift: UInt64 = 0
-            var index = at
-            var finished = false
-            while index < bufferCount, index - at < 10 {
-                let byte = buffer[index]
-                index += 1
-                prefix |= UInt64(byte & 0x7F) << shift
-                shift += 7
-                if byte & 0x80 == 0 {
-                    finished = true
-                    break
+            let framed = buffer.withUnsafeBytes { bytes in
+                Result { () throws(WireFormatError) in
+                    try V3StreamFrame.frame(bytes, at: at, end: bufferCount, limit: limit)
                 }
             }
-            guard finished else {
-                // Ten bytes and no end: not a varint. Fewer, at the end of the range: cut short.
-                if index - at >= 10 { return .corrupt(start: offset, reason: "a length prefix longer than 10 bytes") }
-                return .torn(start: offset)
-            }
-            let bodyStart = offset + Int64(index - at)
-            if prefix & 1 == 1 {
-                guard prefix == 1 else {
-                    return .corrupt(start: offset, reason: "a nil indicator with a length (prefix \(prefix))")
-                }
-                offset = bodyStart
+            let bodyStart: Int
+            let length: Int
+            switch framed {
+            case .failure(let error): return .corrupt(start: offset, reason: error.message)
+            // A prefix is at most 9 bytes and at least 10 are buffered unless the range ends: cut short.
+            case .success(.needPrefix): return .torn(start: offset)
+            case .success(.element(nil, let after)):
+                offset += Int64(after - at)
                 continue
+            case .success(.element(let body?, _)): (bodyStart, length) = (body.lowerBound, body.count)
+            case .success(.partial(let start, let count)): (bodyStart, length) = (start, count)
             }
-            let length = prefix >> 1
-            guard length <= limit else {
-                return .corrupt(
-                    start: offset, reason: "an element of \(length) bytes, above the limit of \(limit) bytes")
-            }
-            let (next, overflow) = bodyStart.addingReportingOverflow(Int64(length))
+            let (next, overflow) = (offset + Int64(bodyStart - at)).addingReportingOverflow(Int64(length))
             if overflow || next > end { return .torn(start: offset) }
             offset = next
         }

@@ -26,6 +26,14 @@ package enum ScalarKind: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The description with its article: `an Int (zigZag)`, `a UInt8`, `a String`.
+    package var withArticle: String {
+        switch self {
+        case .int8, .int16, .int32, .int64, .int: return "an \(self)"
+        default: return "a \(self)"
+        }
+    }
+
     /// The integer encoding the request asks for; `nil` for non-integers.
     package var integerEncoding: IntegerEncoding? {
         switch self {

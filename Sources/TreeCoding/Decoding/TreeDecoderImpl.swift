@@ -285,7 +285,7 @@ package final class TreeDecoderImpl: Decoder {
         }
         if let key = wire.key { codingPath.append(key) }
         let context = DecodingError.Context(
-            codingPath: codingPath, debugDescription: "\(wire) at \(describe(codingPath))", underlyingError: wire)
+            codingPath: codingPath, debugDescription: wire.summary, underlyingError: wire)
         switch wire.code {
         case .typeMismatch: return DecodingError.typeMismatch(type, context)
         case .valueNotFound: return DecodingError.valueNotFound(type, context)

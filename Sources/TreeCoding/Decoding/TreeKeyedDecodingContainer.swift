@@ -57,8 +57,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         DecodingError.keyNotFound(
             key,
             .init(
-                codingPath: path.path, debugDescription: "No value for key \(BinaryKey(key)) at \(describe(path.path))."
-            ))
+                codingPath: path.path, debugDescription: "no value for key \(BinaryKey(key))"))
     }
 
     /// A node-layer error in reading `key`'s value, as a `DecodingError` at its path.

@@ -55,11 +55,27 @@ public struct WireFormatError: Error, Hashable, Sendable, CustomStringConvertibl
         self.offset = offset
     }
 
-    /// The message, followed by the byte offset when there is one.
-    public var description: String {
-        if let offset { return "\(message) (at byte offset \(offset))" }
+    /// The type and code, such as `WireFormatError.invalidBytes`: a `DecodingError` prints it as
+    /// its underlying error after its debug description, which already states the message and the
+    /// offset, so each is printed once. ``message`` and ``offset`` hold the rest.
+    public var description: String { "WireFormatError.\(code)" }
+
+    /// The message, followed by the byte offset when there is one: `invalid UTF-8 in a string at
+    /// byte offset 22`. The debug description of the `DecodingError` that carries this error.
+    package var summary: String {
+        if let offset { return "\(message) at byte offset \(offset)" }
         return message
     }
+}
+
+/// `1 byte`, `2 bytes`: the one spelling of a byte count in error messages.
+package func byteCount(_ count: some BinaryInteger) -> String {
+    count == 1 ? "1 byte" : "\(count) bytes"
+}
+
+/// `the 1 byte that remains`, `the 2 bytes that remain`.
+package func remainingBytes(_ count: some BinaryInteger) -> String {
+    count == 1 ? "the 1 byte that remains" : "the \(count) bytes that remain"
 }
 
 /// The BinaryCodable name of the low-level decoding error: ``WireFormatError``, found as the

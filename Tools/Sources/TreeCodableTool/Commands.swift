@@ -36,8 +36,10 @@ struct TreeCodableCommand: ParsableCommand {
         abstract: "Look at BinaryCodable (v3) or legacy BinaryCodable 2.x (v2) bytes without their Swift type.",
         discussion: """
             Exit status: 0 success, 1 bad input (the message gives the byte offset when there is one), \
-            2 usage error.
+            2 usage error. Every command reads its input in chunks and keeps at most --max-bytes of one \
+            value or element, so memory stays bounded whatever the input's size; it says so when it stops early.
             """,
+        version: toolVersion,
         subcommands: [Inspect.self, Hex.self, Detect.self, Dump.self])
 
     /// Without a subcommand: a usage error (exit status 2).
@@ -46,34 +48,74 @@ struct TreeCodableCommand: ParsableCommand {
     }
 }
 
+/// The version `--version` prints: the library's next release, not yet tagged.
+let toolVersion = "0.1.0-dev"
+
 /// The format option: a format, or `auto` to take the most likely one.
 enum FormatChoice: String, ExpressibleByArgument, CaseIterable {
     case v3, v2, auto
 }
 
-/// The options shared by `inspect` and `hex`.
+/// The options shared by every command.
 struct InputOptions: ParsableArguments {
     @Option(help: "The wire format: v3, v2, or auto to detect it.")
     var format: FormatChoice = .auto
 
+    @Option(
+        name: .customLong("max-bytes"),
+        help: "The most bytes read as one value or stream element; larger ones are not read (memory stays bounded).")
+    var maximumBytes: Int = 1 << 20
+
     @Argument(help: "The file to read ('-' or nothing for standard input).")
     var file: String = "-"
 
-    /// The chosen format for `data`, printing a `format:` line when it was detected.
-    func resolvedFormat(for data: Data) -> BinaryFormat {
+    func validate() throws {
+        guard maximumBytes > 0 else { throw ValidationError("--max-bytes must be positive.") }
+    }
+
+    /// The whole input as one value, or an error saying it is larger than `--max-bytes`.
+    func readValue() throws -> Data {
+        let prefix = try readInput(file, cap: maximumBytes)
+        guard prefix.isComplete else {
+            throw InputError(
+                "stopped early: \(inputName(file)) is larger than \(plural(maximumBytes, "byte")), the most read as "
+                    + "one value (--max-bytes); for a stream or record file add --stream")
+        }
+        return prefix.data
+    }
+
+    /// The chosen format for `data` and whether it was detected.
+    func resolvedFormat(for data: Data) -> (format: BinaryFormat, detected: Bool) {
         switch format {
-        case .v3: return .v3
-        case .v2: return .v2
-        case .auto:
-            let chosen = BinaryFormat.plausibleFormats(for: data).first ?? .v3
-            emit("format: \(chosen) (detected)")
-            return chosen
+        case .v3: return (.v3, false)
+        case .v2: return (.v2, false)
+        case .auto: return (BinaryFormat.plausibleFormats(for: data).first ?? .v3, true)
         }
     }
 }
 
+/// The options of commands that can read a stream.
+struct StreamOptions: ParsableArguments {
+    @Flag(help: "Read a stream of framed elements (BinaryStreamEncoder, BinaryFileEncoder; v3 only).")
+    var stream = false
+
+    @Option(help: "With --stream: stop after this many elements.")
+    var limit: Int?
+
+    @Option(help: "With --stream: show only the element at this index (from 0).")
+    var element: Int?
+
+    func validate() throws {
+        if !stream, limit != nil || element != nil {
+            throw ValidationError("--limit and --element need --stream.")
+        }
+        if let limit, limit < 0 { throw ValidationError("--limit must not be negative.") }
+        if let element, element < 0 { throw ValidationError("--element must not be negative.") }
+    }
+}
+
 extension TreeCodableCommand {
-    /// `treecodable inspect [--format v3|v2|auto] [--stream] [FILE|-]`
+    /// `treecodable inspect [--format v3|v2|auto] [--stream [--limit N] [--element N]] [--json] [FILE|-]`
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the raw tree of a value: keys, nested containers and the readings of each value.",
@@ -82,82 +124,100 @@ extension TreeCodableCommand {
                 framings that fit listed as 'also fits'. Sizes and offsets are in bytes, decimal. \
                 With --stream, the input is a stream or file written by BinaryStreamEncoder or \
                 BinaryFileEncoder, read element by element (v3 only: v2 streams cannot be split without \
-                the element type).
+                the element type). With --json, one JSON object per line (schema in Tools/README.md).
                 """)
 
         @OptionGroup var input: InputOptions
+        @OptionGroup var streamOptions: StreamOptions
 
-        @Flag(help: "Read a stream of framed elements (BinaryStreamEncoder, BinaryFileEncoder).")
-        var stream = false
+        @Flag(help: "Print JSON (one object per line; schema in Tools/README.md).")
+        var json = false
 
         func run() throws {
-            if stream { return try runStream() }
-            let data = try readInput(input.file)
-            let format = input.resolvedFormat(for: data)
+            if streamOptions.stream {
+                let runner = try StreamRunner(input: input, options: streamOptions, quiet: json)
+                try runner.run { element, value in
+                    if json {
+                        emit(elementJSON(element, value: value).text)
+                    } else {
+                        emit(elementHeading(element, maximumBytes: input.maximumBytes))
+                        if let value, let range = element.range {
+                            for line in TreeRenderer(base: range.lowerBound).lines(value, indent: 1) { emit(line) }
+                        }
+                    }
+                } end: { count, stop in
+                    if json {
+                        emit(
+                            JSON.object([("type", .string("end")), ("elements", .int(count)), ("stopped", stop.json)])
+                                .text)
+                    } else {
+                        emit(stop.summary(count))
+                    }
+                }
+                return
+            }
+            let data = try input.readValue()
+            let (format, detected) = input.resolvedFormat(for: data)
             let root: RawNode
             do {
                 root = try BinaryDecoder(format: format).decodeRaw(from: data)
             } catch {
                 throw InputError(describe(error))
             }
+            let found = hasStructure(root)
+            if json {
+                emit(
+                    JSON.object([
+                        ("type", .string("value")), ("format", .string("\(format)")), ("detected", .bool(detected)),
+                        ("structureFound", .bool(found)), ("value", rawNodeJSON(root, base: 0)),
+                    ]).text)
+                return
+            }
+            if detected { emit("format: \(format) (detected)") }
+            if !found, !data.isEmpty {
+                emit(
+                    "no structure found: \(plural(data.count, "byte")) that frame as no container and read as no value")
+                return
+            }
             for line in TreeRenderer().lines(root) { emit(line) }
-        }
-
-        private func runStream() throws {
-            if input.format == .v2 {
-                throw InputError(
-                    """
-                    a v2 stream cannot be split without the element type: BinaryStreamEncoder writes each v2 \
-                    element as in an unkeyed container, where varint and fixed-size values have no length, so \
-                    where an element ends depends on its type. Decode it with \
-                    BinaryStreamDecoder<Element>(decoder: BinaryDecoder(format: .v2)).
-                    """)
-            }
-            if input.format == .auto { emit("format: v3 stream (only v3 streams can be split without a type)") }
-            let limits = DecodingLimits()
-            var splitter = V3StreamSplitter(
-                source: try openInput(input.file), maximumElementSize: limits.maximumElementSize)
-            let decoder = BinaryDecoder(format: .v3)
-            while true {
-                let element: V3StreamSplitter.Element?
-                do {
-                    element = try splitter.next()
-                } catch let error as InputError where input.format == .auto {
-                    throw InputError(error.description + " (if this is a v2 stream: it cannot be split without its type)")
-                }
-                guard let element else { break }
-                let index = splitter.count &- 1
-                switch element {
-                case .none(let offset):
-                    emit("element \(index) at \(offset): nil")
-                case .value(let prefixOffset, let offset, let bytes):
-                    emit("element \(index) at \(prefixOffset):")
-                    let node: RawNode
-                    do {
-                        node = try decoder.decodeRaw(from: bytes)
-                    } catch {
-                        throw InputError("element \(index): " + describe(error, base: offset))
-                    }
-                    for line in TreeRenderer(base: offset).lines(node, indent: 1) { emit(line) }
-                }
-            }
-            emit("\(plural(splitter.count, "element"))")
         }
     }
 
-    /// `treecodable hex [--format v3|v2|auto] [FILE|-]`
+    /// `treecodable hex [--format v3|v2|auto] [--stream [--limit N] [--element N]] [FILE|-]`
     struct Hex: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print an annotated hex dump: every byte range with the key, element or value it holds.",
-            discussion: "Offsets are hex; runs longer than eight bytes show their first seven and '..'.")
+            discussion: """
+                Offsets are hex, from the start of the input; runs longer than eight bytes show their first \
+                seven and '..'. With --stream, each element of a v3 stream is dumped after a heading line.
+                """)
 
         @OptionGroup var input: InputOptions
+        @OptionGroup var streamOptions: StreamOptions
 
-        func run() throws { try Self.dump(input) }
+        func run() throws { try Self.dump(input, streamOptions) }
 
-        static func dump(_ input: InputOptions) throws {
-            let data = try readInput(input.file)
-            let format = input.resolvedFormat(for: data)
+        static func dump(_ input: InputOptions, _ streamOptions: StreamOptions) throws {
+            if streamOptions.stream {
+                let runner = try StreamRunner(input: input, options: streamOptions, quiet: false)
+                try runner.run { element, _ in
+                    emit(elementHeading(element, maximumBytes: input.maximumBytes))
+                    guard let bytes = element.bytes, let range = element.range, !bytes.isEmpty else { return }
+                    let text: String
+                    do {
+                        text = try BinaryDecoder(format: .v3).explain(Data(bytes))
+                    } catch {
+                        throw InputError("element \(element.index): " + describe(error, base: range.lowerBound))
+                    }
+                    ToolContext.current.output(shiftedHexOffsets(text, by: range.lowerBound))
+                } end: { count, stop in
+                    emit(stop.summary(count))
+                }
+                return
+            }
+            let data = try input.readValue()
+            let (format, detected) = input.resolvedFormat(for: data)
+            if detected { emit("format: \(format) (detected)") }
             let text: String
             do {
                 text = try BinaryDecoder(format: format).explain(data)
@@ -174,32 +234,94 @@ extension TreeCodableCommand {
             abstract: "The former name of 'hex'.", shouldDisplay: false)
 
         @OptionGroup var input: InputOptions
+        @OptionGroup var streamOptions: StreamOptions
 
-        func run() throws { try Hex.dump(input) }
+        func run() throws { try Hex.dump(input, streamOptions) }
     }
 
-    /// `treecodable detect FILE`
+    /// `treecodable detect [--max-bytes N] [--json] FILE`
     struct Detect: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the formats the bytes read cleanly in, most likely first, with the shape each gives.")
+            abstract: "List the formats the bytes read cleanly in, most likely first, with the shape each gives.",
+            discussion: """
+                Also says whether the input splits as a v3 stream (BinaryStreamEncoder, BinaryFileEncoder), \
+                reading it in chunks to the end. An input larger than --max-bytes is not read as one value: \
+                only as a stream. Bytes that frame as no container and read as no value give 'no structure found'.
+                """)
+
+        @Option(
+            name: .customLong("max-bytes"),
+            help: "The most bytes read as one value or element; larger inputs are only checked as a stream.")
+        var maximumBytes: Int = 1 << 20
+
+        @Flag(help: "Print one JSON object (schema in Tools/README.md).")
+        var json = false
 
         @Argument(help: "The file to read ('-' or nothing for standard input).")
         var file: String = "-"
 
+        func validate() throws {
+            guard maximumBytes > 0 else { throw ValidationError("--max-bytes must be positive.") }
+        }
+
         func run() throws {
-            let data = try readInput(file)
-            let formats = BinaryFormat.plausibleFormats(for: data)
-            if formats.isEmpty {
-                throw InputError("the bytes nest deeper than the decoding limit in every format")
+            let report = try Detection(path: file, maximumBytes: maximumBytes)
+            if json {
+                emit(report.json.text)
+            } else {
+                for line in report.lines { emit(line) }
             }
-            for format in formats {
-                do {
-                    let root = try BinaryDecoder(format: format).decodeRaw(from: data)
-                    emit("\(format): \(root.shape)")
-                } catch {
-                    throw InputError(describe(error))
-                }
-            }
+        }
+    }
+}
+
+/// The heading line of a stream element.
+func elementHeading(_ element: BinaryStreamSplitter.Element, maximumBytes: Int) -> String {
+    let at = "element \(element.index) at \(element.prefixOffset)"
+    guard let range = element.range else { return at + ": nil" }
+    if element.bytes == nil {
+        return at + ": \(plural(range.count, "byte")), not read (larger than --max-bytes \(maximumBytes))"
+    }
+    return at + ":"
+}
+
+/// The JSON line of a stream element.
+func elementJSON(_ element: BinaryStreamSplitter.Element, value: RawNode?) -> JSON {
+    JSON.object([
+        ("type", .string("element")), ("index", .int(element.index)), ("offset", .int(element.prefixOffset)),
+        ("size", element.range.map { .int($0.count) } ?? .null), ("nil", .bool(element.range == nil)),
+        ("read", .bool(value != nil || element.range?.isEmpty == true)),
+        ("value", value.map { rawNodeJSON($0, base: element.range?.lowerBound ?? 0) } ?? .null),
+    ])
+}
+
+/// `text` (an `explain` dump) with the hex offset that starts each line moved by `base`.
+func shiftedHexOffsets(_ text: String, by base: Int) -> String {
+    guard base != 0 else { return text }
+    var out = ""
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        let digits = line.prefix { $0.isHexDigit }
+        if !digits.isEmpty, let value = Int(digits, radix: 16) {
+            let shifted = String(base.addingReportingOverflow(value).partialValue, radix: 16)
+            out += String(repeating: "0", count: max(0, digits.count &- shifted.count)) + shifted
+            out += line.dropFirst(digits.count)
+        } else {
+            out += line
+        }
+        out += "\n"
+    }
+    return String(out.dropLast())
+}
+
+/// Whether `node` shows any structure: a container, or bytes with a reading other than the
+/// split into varints that most byte runs allow.
+func hasStructure(_ node: RawNode) -> Bool {
+    switch node.content {
+    case .keyed, .unkeyed: return true
+    case .bytes(let bytes, let readings):
+        return readings.contains { reading in
+            if case .packedVarints = reading { return bytes.count <= 64 }
+            return true
         }
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import BinarySerialization
+import Foundation
 
 /// Where the command reads its input and writes its output: the process's standard streams,
 /// or (in tests) buffers.
@@ -86,20 +86,36 @@ func openInput(_ path: String) throws -> any ByteSource {
     }
 }
 
-/// All the bytes of the file at `path`, or of standard input for `-`.
-func readInput(_ path: String) throws -> Data {
+/// The first bytes of an input, read in chunks up to a cap.
+struct InputPrefix {
+    /// The bytes read: all of the input when `isComplete`.
+    var data: Data
+    /// Whether the input ended within the cap.
+    var isComplete: Bool
+}
+
+/// Reads the file at `path` (standard input for `-`) in chunks, keeping at most `cap` bytes:
+/// memory stays bounded whatever the input's size.
+func readInput(_ path: String, cap: Int) throws -> InputPrefix {
     let source = try openInput(path)
     var data = Data()
     do {
-        while true {
-            let chunk = try source.read(upTo: chunkSize)
-            if chunk.isEmpty { return data }
+        while data.count <= cap {
+            // One byte past the cap tells a larger input from one of exactly `cap` bytes;
+            // `cap - data.count` is not negative here, and `+ 1` only runs below `chunkSize`.
+            let left = cap - data.count
+            let chunk = try source.read(upTo: left < chunkSize ? left + 1 : chunkSize)
+            if chunk.isEmpty { return InputPrefix(data: data, isComplete: true) }
             data.append(chunk)
         }
     } catch {
-        throw InputError("\(path == "-" ? "standard input" : path): cannot be read (\(error.localizedDescription))")
+        throw InputError("\(inputName(path)): cannot be read (\(error.localizedDescription))")
     }
+    return InputPrefix(data: data.prefix(cap), isComplete: false)
 }
+
+/// How messages name the input at `path`.
+func inputName(_ path: String) -> String { path == "-" ? "standard input" : path }
 
 /// Writes `line` and a newline to the output.
 func emit(_ line: String) { ToolContext.current.output(line + "\n") }
@@ -107,6 +123,11 @@ func emit(_ line: String) { ToolContext.current.output(line + "\n") }
 /// A readable account of a library error, with the byte offset (shifted by `base`) when it has one.
 func describe(_ error: any Error, base: Int = 0) -> String {
     if let input = error as? InputError { return input.description }
+    if let incomplete = underlyingError(error) as? IncompleteElementError {
+        return
+            "the input ends inside element \(incomplete.completeElements): \(plural(incomplete.leftoverBytes, "byte")) "
+            + "of it arrived (at byte offset \(incomplete.offset))"
+    }
     var wire = error as? WireFormatError
     var text = String(describing: error)
     if let decoding = error as? DecodingError {
@@ -122,4 +143,14 @@ func describe(_ error: any Error, base: Int = 0) -> String {
         return wire.message
     }
     return text
+}
+
+/// The error a `DecodingError` wraps, or `error` itself.
+func underlyingError(_ error: any Error) -> (any Error)? {
+    switch error as? DecodingError {
+    case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c):
+        return c.underlyingError
+    default:
+        return error
+    }
 }

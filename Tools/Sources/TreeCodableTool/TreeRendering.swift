@@ -71,10 +71,7 @@ func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "
 
 /// The first eight bytes in hex, then `..` if there are more.
 func hexPreview(_ bytes: [UInt8], limit: Int = 8) -> String {
-    let shown = bytes.prefix(limit).map { byte in
-        let digits = String(byte, radix: 16)
-        return byte < 0x10 ? "0" + digits : digits
-    }
+    let shown = bytes.prefix(limit).map(hexByte)
     return shown.joined(separator: " ") + (bytes.count > limit ? " .." : "")
 }
 

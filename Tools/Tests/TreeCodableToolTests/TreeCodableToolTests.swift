@@ -92,7 +92,7 @@ import TreeCodableTool
         #expect(outcome.output.hasPrefix("format: v3 stream"))
         #expect(outcome.output.contains("element 1 at 33:"))
         #expect(!outcome.output.contains("element 2"))
-        #expect(outcome.errorOutput.hasPrefix("treecodable: error: the input ends inside element 2"))
+        #expect(outcome.errorOutput.hasPrefix("treecodable: error: the input ends inside element 2: 27 bytes of it arrived"))
         #expect(outcome.errorOutput.contains("at byte offset 67"))
     }
 
@@ -100,7 +100,7 @@ import TreeCodableTool
         // Element 1 starts at offset 2 with 03: a nil indicator with a length.
         let outcome = runInProcess(["inspect", "--stream", "--format", "v3", "-"], stdin: Data([0x02, 0x01, 0x03, 0x00]))
         #expect(outcome.status == 1)
-        #expect(outcome.errorOutput.contains("element 1 has a nil indicator with a length (prefix 3) (at byte offset 2)"))
+        #expect(outcome.errorOutput.contains("element 1: a nil indicator with a length (prefix 3) (at byte offset 2)"))
     }
 
     @Test func v2StreamCannotBeSplit() {
@@ -171,7 +171,8 @@ import TreeCodableTool
         ["inspect", "a", "b"],
         ["frobnicate"],
         [],
-        ["hex", "--stream"],
+        ["hex", "--limit", "2"],
+        ["inspect", "--stream", "--element", "-1"],
         ["detect", "a", "b"],
     ])
     func usageErrorsExit2(_ arguments: [String]) {

@@ -80,7 +80,7 @@ extension V2Format.Reader {
         }
         let actual = V2WireType(rawValue: node.wireType).map { "\($0)" } ?? "\(node.wireType)"
         // Bool has been written both as a varint and as a byte.
-        if type == .varint, node.wireType == V2WireType.byte.rawValue, what() == "Bool" { return }
+        if type == .varint, node.wireType == V2WireType.byte.rawValue, what() == "a Bool" { return }
         throw WireFormatError(
             .typeMismatch, "expected \(what()) (wire type \(type)), found wire type \(actual)", offset: node.start)
     }
@@ -136,6 +136,7 @@ extension V2Format.Reader {
         while !r.isAtEnd {
             let keyAt = r.offset
             let raw = try r.varint()
+            if raw == 0, r.isAtEnd { throw trailingZero(at: keyAt) }
             guard let type = V2WireType(rawValue: UInt8(raw & 7)) else { throw unknownWireType(raw, at: keyAt) }
             var intKey = stringKey
             var keyStart = keyAt
@@ -284,7 +285,7 @@ extension V2Format.Reader {
             cursor.offset = at + 1
             if node.tag == V2Format.raw, at + 1 != node.end {
                 throw WireFormatError(
-                    .trailingBytes, "\(node.end - at - 1) bytes follow a nil optional", offset: at + 1)
+                    .trailingBytes, "\(byteCount(node.end - at - 1)) after a nil optional", offset: at + 1)
             }
             return nil
         case 1:
@@ -300,7 +301,7 @@ extension V2Format.Reader {
         guard node.tag == V2Format.raw, content.tag == V2Format.element, let cursor = content.cursor else { return }
         if cursor.offset != node.end {
             throw WireFormatError(
-                .trailingBytes, "\(node.end - cursor.offset) bytes follow an optional's value",
+                .trailingBytes, "\(byteCount(node.end - cursor.offset)) after an optional's value",
                 offset: cursor.offset)
         }
     }
@@ -336,7 +337,7 @@ extension V2Format.Reader {
         default:
             switch node.tag {
             case V2Format.raw:
-                try expect(node, V2WireType.of(kind), for: "\(kind)")
+                try expect(node, V2WireType.of(kind), for: kind.withArticle)
                 r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
             case V2Format.element:
                 let elementCursor = try Self.cursor(of: node)
@@ -345,14 +346,14 @@ extension V2Format.Reader {
                     isOpenEnded: elementCursor.isOpenEnded)
                 cursor = elementCursor
             default:
-                throw foundNil("\(kind)", node)
+                throw foundNil(kind.withArticle, node)
             }
         }
         let value = try read(&r)
         if let cursor {
             cursor.offset = r.offset
         } else if !r.isAtEnd {
-            throw WireFormatError(.trailingBytes, "\(r.remaining) bytes follow a \(kind)", offset: r.offset)
+            throw extraBytes(after: kind, node, at: r.offset, atRoot: node.tag == V2Format.raw)
         }
         return value
     }

@@ -37,6 +37,7 @@ enum V3Format: ByteFormat {
         while !r.isAtEnd {
             let keyAt = r.offset
             let raw = try r.varint()
+            if raw == 0, r.isAtEnd { throw trailingZero(at: keyAt) }
             var intKey = stringKey
             var keyStart = keyAt
             var keyLength = 0
@@ -94,7 +95,7 @@ enum V3Format: ByteFormat {
             case 1:
                 guard node.end == node.start + 1 else {
                     throw WireFormatError(
-                        .trailingBytes, "\(node.end - node.start - 1) bytes follow a nil indicator",
+                        .trailingBytes, "\(byteCount(node.end - node.start - 1)) after a nil indicator",
                         offset: node.start + 1)
                 }
                 return nil
@@ -142,12 +143,10 @@ enum V3Format: ByteFormat {
         throws
         -> T
     {
-        if node.tag == Self.nilElement { throw foundNil("\(kind)", node) }
+        if node.tag == Self.nilElement { throw foundNil(kind.withArticle, node) }
         var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
         let value = try read(&r)
-        guard r.isAtEnd else {
-            throw WireFormatError(.trailingBytes, "\(r.remaining) bytes follow a \(kind)", offset: r.offset)
-        }
+        guard r.isAtEnd else { throw extraBytes(after: kind, node, at: r.offset, atRoot: node.tag == Self.raw) }
         return value
     }
 
@@ -255,7 +254,7 @@ extension ByteReader {
         let length = prefix >> 1
         guard length <= UInt64(remaining) else {
             throw WireFormatError(
-                .truncated, "an element of \(length) bytes exceeds the \(remaining) bytes that remain", offset: at)
+                .truncated, "an element of \(byteCount(length)) exceeds \(remainingBytes(remaining))", offset: at)
         }
         let start = offset
         offset &+= Int(truncatingIfNeeded: length)
