@@ -94,8 +94,8 @@ import Testing
     }
 
     /// 50 rounds: a child appends records (some of 16 to 192 KiB) and is killed with SIGKILL at
-    /// a seeded random moment; after a third of the kills, a random prefix of a record is
-    /// appended as well (what power loss during a write leaves). Then a new encoder opens the
+    /// a seeded random moment; after a third of the kills, a writer opens the file and a random
+    /// prefix of a record is appended (what power loss during its write leaves). Then a new encoder opens the
     /// file and appends a marker. At the end every acknowledged record and every marker is
     /// read back, in order, exactly once, with no error.
     @Test(arguments: [BinaryFormat.v3, .v2])
@@ -121,6 +121,11 @@ import Testing
 
             var appendedPrefix = 0
             if Int.random(in: 0..<3, using: &random) == 0 {
+                // A writer opens the file (recovering what the kill left, as every writer does
+                // before it writes), then loses power inside a write: a prefix of its record is
+                // left. Torn tails never follow one another unrecovered; without checksums, a
+                // second torn tail after an unrecovered one could complete the first.
+                _ = try BinaryFileEncoder<Record>(fileAt: url, encoder: encoder)
                 let lost = Record(writer: round, index: 1_000_000, size: Int.random(in: 0...2_000, using: &random))
                 let bytes = try stream.encode(lost)
                 appendedPrefix = Int.random(in: 1..<bytes.count, using: &random)
