@@ -202,7 +202,6 @@ package enum DecodingNode {
             var b = n.byteNode
             let leaf: BinaryValue
             do { leaf = try Self.requireFormat(format).decodeScalar(&b, kind) } catch {
-                n.recording.stream?.fail()
                 self = .recording(n.replacingNode(b))
                 throw error
             }
