@@ -205,7 +205,7 @@ package enum DecodingNode {
                 self = .recording(n.replacingNode(b))
                 throw error
             }
-            n.slot.record(leaf)
+            n.recording.slots[n.slotIndex].content = .leaf(leaf)
             self = .recording(n.replacingNode(b))
             return leaf
         case let other:

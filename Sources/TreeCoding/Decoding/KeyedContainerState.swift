@@ -26,7 +26,7 @@ package final class KeyedContainerState {
     @exclusivity(unchecked) private var scanned: UnsafeBufferPointer<ByteKeyedView.Entry>?
     @exclusivity(unchecked) private var input = UnsafeRawBufferPointer(start: nil, count: 0)
     /// For a recorded container searched entry by entry (``scanned``): where what is read from
-    /// it is noted (`decodeTree`, transcoding), and the slot of its first field there. (Not a
+    /// it is noted (`decodeTree`), and the slot of its first field there. (Not a
     /// `RecordingKeyedView`: testing an optional struct that holds references retains them.)
     @exclusivity(unchecked) private var recording: TreeRecording?
     @exclusivity(unchecked) private var firstSlot = 0

@@ -125,52 +125,32 @@ package final class TreeRecording {
         }
     }
 
-    /// The fields in stored order (see ``forEachField(_:_:)``).
-    private func resolvedFields(_ record: Keyed) -> KeyedFields {
-        var out: [KeyedFields.Field] = []
-        out.reserveCapacity(record.count)
-        forEachField(record) { key, field in
-            switch field {
-            case .read(let slot): out.append(.init(key: key, value: resolved(slot) ?? .emptyKeyed))
-            case .value(let value): out.append(.init(key: key, value: value))
-            }
-        }
-        return KeyedFields(uniqueFields: out)
-    }
-
-    /// A field of a recorded keyed container as it goes into the tree.
-    enum Field {
-        /// Read by the type: the slot of what it read.
-        case read(Int)
-        /// A nil the type only tested, or a field it did not read that the format keeps.
-        case value(BinaryValue)
-    }
-
     /// The fields of a recorded keyed container in stored order, whatever order the type asked
     /// in (keys are distinct: the views reject repeated keys): a field the type read, a nil it
     /// only tested (`.nil`), or, for a field it did not read (or fetched but did not decode),
     /// the value as stored where the format keeps one.
-    @inline(__always)
-    func forEachField(_ record: Keyed, _ body: (BinaryKey, Field) -> Void) {
+    private func resolvedFields(_ record: Keyed) -> KeyedFields {
+        var out: [KeyedFields.Field] = []
+        out.reserveCapacity(record.count)
         var slot = record.first
         // By index: a field the type read needs nothing from its stored entry.
         for position in record.entryStart..<record.entryStart + record.count {
             defer { slot += 1 }
             if let key = slots[slot].key {
-                if case .empty = slots[slot].content {
-                    if format.isNil(entries[position].value) {
-                        body(key, .value(.nil))
-                        continue
-                    }
-                } else {
-                    body(key, .read(slot))
+                if let value = resolved(slot) {
+                    out.append(.init(key: key, value: value))
+                    continue
+                }
+                if format.isNil(entries[position].value) {
+                    out.append(.init(key: key, value: .nil))
                     continue
                 }
             }
             if let value = format.unreadValue(entries[position].value) {
-                body(ByteKeyedView.key(of: entries[position], record.buffer), .value(value))
+                out.append(.init(key: ByteKeyedView.key(of: entries[position], record.buffer), value: value))
             }
         }
+        return KeyedFields(uniqueFields: out)
     }
 }
 
