@@ -142,29 +142,6 @@ func roundTripFailures<T: Codable & Equatable>(
             return try same(out, otherBytes, other)
                 ? nil : "\(randomCorpusHex([UInt8](out))) != \(randomCorpusHex([UInt8](otherBytes)))"
         }
-        // Unsorted, a transcode writes the target bytes straight from the recording: the bytes
-        // of the recorded tree, in both directions.
-        for (from, to) in [(setup, other), (other, setup)] {
-            check("transcode without a tree \(from.format)->\(to.format)") {
-                var t = BinaryTranscoder(from: from.format, to: to.format)
-                t.encoder = to.encoder
-                t.encoder.sortKeysDuringEncoding = false
-                t.decoder = from.decoder
-                let input = from.format == setup.format ? bytes : otherBytes
-                return try from.decoder.withRecording(T.self, from: input) { recording in
-                    guard let direct = t.transcoded(recording) else { return "the sink could not write it" }
-                    let viaTree = try t.encoder.encode(tree: recording.tree)
-                    guard direct == viaTree else {
-                        return "direct \(randomCorpusHex([UInt8](direct))) != tree \(randomCorpusHex([UInt8](viaTree)))"
-                    }
-                    // Streamed while the type reads (where the stream holds): the same bytes.
-                    guard let streamed = t.streamed(T.self, from: input) else { return nil }
-                    return streamed == direct
-                        ? nil
-                        : "streamed \(randomCorpusHex([UInt8](streamed))) != recorded \(randomCorpusHex([UInt8](direct)))"
-                }
-            }
-        }
         check("transcode \(other.format)->\(setup.format)") {
             var t = BinaryTranscoder(from: other.format, to: setup.format)
             t.encoder = encoder

@@ -72,3 +72,10 @@ extension DecodingError {
     /// The coding path as strings (`"Index 2"` for unkeyed positions).
     var pathStrings: [String] { context?.codingPath.map(\.stringValue) ?? [] }
 }
+
+/// `T` read by its own `init(from:)`, with no `encode(to:)`: a transcode writes what it read
+/// (`decodeTree`), where an `Encodable` type is decoded and encoded.
+struct DecodeOnly<T: Decodable>: Decodable {
+    var value: T
+    init(from decoder: any Decoder) throws { value = try T(from: decoder) }
+}

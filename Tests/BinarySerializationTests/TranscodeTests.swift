@@ -114,10 +114,10 @@ import Testing
         let message = Message(isComplete: true, owner: "Bob", references: [3, -280])
         let data = try BinaryEncoder(format: format).encode(message)
         weak var recorded: TreeRecording?
-        let transcoder = BinaryTranscoder(from: format, to: format)
+        let encoder = BinaryEncoder(format: format)
         let bytes = try BinaryDecoder(format: format).withRecording(Message.self, from: data) { recording in
             recorded = recording
-            return transcoder.transcoded(recording)
+            return try encoder.encode(tree: recording.tree)
         }
         #expect(bytes == data)
         #expect(recorded == nil)

@@ -81,36 +81,18 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
     /// The tree of the stored bytes, shaped by `type`: what ``BinaryEncoder/encodeTree(_:)`` gives
     /// for the decoded value. Fields the type does not read are not in the tree.
     public func decodeTree<T: Decodable>(_ type: T.Type, from data: Data) throws -> BinaryValue {
-        try data.withUnsafeBytes { buffer in
-            if readsAsBytes(T.self) { return .data(try decode(Data.self, fromBuffer: buffer)) }
-            let (root, byteFormat) = rootNode(buffer)
-            return try TreeRecorder.record(T.self, from: root, format: byteFormat, options: options)
-        }
+        if readsAsBytes(T.self) { return .data(try decode(Data.self, from: data)) }
+        return try withRecording(T.self, from: data) { $0.tree }
     }
 
-    /// Runs `body` with what `type` reads from `data` (see ``decodeTree(_:from:)``), while the
-    /// recording's input is valid.
+    /// Runs `body` with what `type` (not one that ``readsAsBytes(_:)``) reads from `data`, while
+    /// the recording's input is valid.
     package func withRecording<T: Decodable, R>(
         _ type: T.Type, from data: Data, _ body: (TreeRecording) throws -> R
     ) throws -> R {
         try data.withUnsafeBytes { buffer in
             let (root, byteFormat) = rootNode(buffer)
-            if readsAsBytes(T.self) {
-                return try body(TreeRecorder.recording([UInt8].self, from: root, format: byteFormat, options: options))
-            }
             return try body(TreeRecorder.recording(T.self, from: root, format: byteFormat, options: options))
-        }
-    }
-
-    /// Decodes `type` from `data` with what it reads sent to `sink` as it reads it (see
-    /// ``TreeRecorder/stream(_:from:format:options:to:)``); `false` if the stream failed.
-    package func stream<T: Decodable>(_ type: T.Type, from data: Data, to sink: any EncodingSink) throws -> Bool {
-        try data.withUnsafeBytes { buffer in
-            let (root, byteFormat) = rootNode(buffer)
-            if readsAsBytes(T.self) {
-                return try TreeRecorder.stream([UInt8].self, from: root, format: byteFormat, options: options, to: sink)
-            }
-            return try TreeRecorder.stream(T.self, from: root, format: byteFormat, options: options, to: sink)
         }
     }
 

@@ -87,19 +87,6 @@ public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
         }
     }
 
-    /// The bytes of the tree whose encoding events `send` sends, written without the tree where
-    /// the options allow it (as ``streamed(_:asStreamElement:)``); `nil` when the tree must be
-    /// built and written (sorted keys, or something the format cannot write).
-    package func written(by send: (any EncodingSink) -> Void) -> Data? {
-        guard !sortsKeys else { return nil }
-        switch format {
-        case .v3:
-            return V3Sink.write(options: treeEncoder, send)
-        case .v2:
-            return V2Sink.write(nilIndexSets: prependNilIndexSetForUnkeyedContainers, options: treeEncoder, send)
-        }
-    }
-
     /// Encodes `value` to an inspectable tree (the first stage of `encode(_:)`, which skips it
     /// when it can write the bytes directly).
     ///

@@ -36,29 +36,7 @@ public struct BinaryTranscoder: Sendable {
         if T.self is any Encodable.Type, let value = try decoder.decode(T.self, from: data) as? any Encodable {
             return try encoder.encode(value)
         }
-        if let direct = streamed(type, from: data) { return direct }
-        return try decoder.withRecording(type, from: data) { recording in
-            try transcoded(recording) ?? encoder.encode(tree: recording.tree)
-        }
-    }
-
-    /// The target bytes written while `type` reads the source, without a recording
-    /// (``RecordingStream``): the bytes of the recording path when `type` reads each container's
-    /// fields in stored order. `nil` where it does not, where the options need the tree, or where
-    /// decoding fails: the recording path then writes the bytes or reports the error.
-    package func streamed<T: Decodable>(_ type: T.Type, from data: Data) -> Data? {
-        var complete = false
-        let bytes = encoder.written { sink in
-            // An error is not lost: the recording path that follows reports it.
-            complete = (try? decoder.stream(type, from: data, to: sink)) ?? false
-        }
-        return complete ? bytes : nil
-    }
-
-    /// The target bytes of `recording` written without building its tree (the bytes
-    /// `encoder.encode(tree: recording.tree)` gives); `nil` where the options need the tree
-    /// (sorted keys) or the target format cannot write it (the tree path reports the error).
-    package func transcoded(_ recording: TreeRecording) -> Data? {
-        encoder.written(by: recording.send(to:))
+        // A decode-only type has no `encode(to:)`: what it read is written.
+        return try encoder.encode(tree: decoder.decodeTree(type, from: data))
     }
 }

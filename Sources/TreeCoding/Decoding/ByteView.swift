@@ -448,9 +448,6 @@ package protocol ByteFormat: Sendable {
     /// A field's value as stored, kept in `decodeTree` when the type does not read it; `nil`
     /// when the format cannot write it back without knowing its type.
     static func unreadValue(_ node: ByteNode) -> BinaryValue?
-    /// Whether ``unreadValue(_:)`` ever returns a value (`false` for a format whose values need
-    /// a type to be read).
-    static var keepsUnreadValues: Bool { get }
     /// After the content from ``optionalContent(_:)`` was decoded: check nothing is left over.
     static func finishContent(_ node: ByteNode, _ content: ByteNode) throws
     static func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue

@@ -202,11 +202,10 @@ package enum DecodingNode {
             var b = n.byteNode
             let leaf: BinaryValue
             do { leaf = try Self.requireFormat(format).decodeScalar(&b, kind) } catch {
-                n.recording.stream?.fail()
                 self = .recording(n.replacingNode(b))
                 throw error
             }
-            n.slot.record(leaf)
+            n.recording.slots[n.slotIndex].content = .leaf(leaf)
             self = .recording(n.replacingNode(b))
             return leaf
         case let other:

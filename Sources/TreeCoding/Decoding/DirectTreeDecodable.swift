@@ -152,7 +152,7 @@ extension String: UnkeyedLeafElement {
             }
             if let strings {
                 node = .recording(recorded.replacingNode(bytes))
-                recorded.slot.recordStrings(strings)
+                recorded.slot.record(.unkeyed(strings.map { .string($0) }))
                 return strings
             }
         case .tree:

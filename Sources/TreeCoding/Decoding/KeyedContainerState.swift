@@ -26,13 +26,10 @@ package final class KeyedContainerState {
     @exclusivity(unchecked) private var scanned: UnsafeBufferPointer<ByteKeyedView.Entry>?
     @exclusivity(unchecked) private var input = UnsafeRawBufferPointer(start: nil, count: 0)
     /// For a recorded container searched entry by entry (``scanned``): where what is read from
-    /// it is noted (`decodeTree`, transcoding), and the slot of its first field there. (Not a
+    /// it is noted (`decodeTree`), and the slot of its first field there. (Not a
     /// `RecordingKeyedView`: testing an optional struct that holds references retains them.)
     @exclusivity(unchecked) private var recording: TreeRecording?
     @exclusivity(unchecked) private var firstSlot = 0
-    /// The recording's stream, if it has one (``RecordingStream``), read without counting: the
-    /// recording holds it, and this state the recording.
-    @exclusivity(unchecked) private var stream: Unmanaged<RecordingStream>?
 
     init(impl: TreeDecoderImpl) {
         self.impl = impl
@@ -80,10 +77,6 @@ package final class KeyedContainerState {
             node = .bytes(bytes)
             return
         }
-        if case .recording(let recorded) = node, recorded.recording.isStreamed, let format = impl.format {
-            try openStreamed(&node, recorded, format)
-            return
-        }
         let opened = try node.keyedView(impl.format, storage: storage)
         if case .bytes(let v) = opened, v.index == nil {
             scanned = storage.elements
@@ -97,27 +90,6 @@ package final class KeyedContainerState {
         } else {
             view = opened
             viewIsClosed = false
-        }
-    }
-
-    /// ``open(_:impl:parent:step:)`` of a streamed node (``RecordingStream``): framed as bytes
-    /// are, without a view made and dropped, and the container's opening sent to the stream.
-    @inline(never)
-    private func openStreamed(_ node: inout DecodingNode, _ recorded: RecordingNode, _ format: any ByteFormat.Type)
-        throws
-    {
-        var bytes = recorded.byteNode
-        try openBytes(&bytes, format)
-        node = .recording(recorded.replacingNode(bytes))
-        let r = recorded.recording
-        var id = 0
-        r.withStream { id = $0.openKeyed(recorded.slotIndex, bytes.buffer, storage.elements) }
-        if scanned != nil {
-            recording = r
-            stream = r.streamReference
-            firstSlot = id
-        } else if case .bytes(let v) = view {
-            view = .recording(RecordingKeyedView(base: v, recording: r, first: id))
         }
     }
 
@@ -181,10 +153,7 @@ package final class KeyedContainerState {
     @inline(__always)
     private func dropLastView() {
         scanned = nil
-        if recording != nil {
-            recording = nil
-            stream = nil
-        }
+        if recording != nil { recording = nil }
         closeView()
         if !isKnownUniquelyReferenced(&storage) { storage = KeyedEntries() }
     }
@@ -204,7 +173,6 @@ package final class KeyedContainerState {
         dropPath()
         closeView()
         recording = nil
-        stream = nil
         if storage.capacity > RetentionLimits.entriesPerLevel { storage = KeyedEntries() }
     }
 
@@ -252,23 +220,9 @@ package final class KeyedContainerState {
 
     /// The primitive of `kind` stored for `key` in a recorded container searched entry by entry,
     /// as a leaf, recorded; `nil` when the key is absent, or (with `nilIsAbsent`) holds nil.
-    @inline(__always)
-    func recordedLeaf(_ kind: ScalarKind, forKey key: some CodingKey, nilIsAbsent: Bool) throws -> BinaryValue? {
-        if let stream {
-            // The key is read here, once, as the sink writes it (an integer key needs no name),
-            // so that the stream's path is not generic over it.
-            let intKey = key.intValue
-            return try streamedLeaf(kind, intKey, intKey == nil ? key.stringValue : "", nilIsAbsent, stream)
-        }
-        return try recordedLeafInRecording(kind, forKey: key, nilIsAbsent: nilIsAbsent)
-    }
-
-    /// ``recordedLeaf(_:forKey:nilIsAbsent:)`` of a recording without a stream.
     /// (Not generic over the primitive: out of line, that would run unspecialized.)
     @inline(never)
-    private func recordedLeafInRecording(_ kind: ScalarKind, forKey key: some CodingKey, nilIsAbsent: Bool) throws
-        -> BinaryValue?
-    {
+    func recordedLeaf(_ kind: ScalarKind, forKey key: some CodingKey, nilIsAbsent: Bool) throws -> BinaryValue? {
         guard let scanned, let recording, let p = ByteKeyedView.position(key, in: scanned, input, hint: hint) else {
             return nil
         }
@@ -288,48 +242,9 @@ package final class KeyedContainerState {
             recording.noteKey(BinaryKey(key), slot: slot)
             throw error
         }
-        // Key and leaf in one update of the slot: noting the key first, through a search that
-        // returned the recording in a tuple (a retain), cost the P2 transcode 1.3% more.
+        // Key and leaf in one update of the slot: one access to the slots, not two.
         recording.record(.leaf(leaf), slot: slot, key: BinaryKey(key))
         return leaf
-    }
-
-    /// ``recordedLeaf(_:forKey:nilIsAbsent:)`` of a stream (``RecordingStream``): the field at
-    /// the key's position is asked for, and its leaf sent. The key is `intKey`, or `name` when
-    /// that is `nil` (``BinaryKey/init(writtenAs:)``: the sink needs no name for an integer key).
-    @inline(never)
-    private func streamedLeaf(
-        _ kind: ScalarKind, _ intKey: Int?, _ name: String, _ nilIsAbsent: Bool, _ stream: Unmanaged<RecordingStream>
-    ) throws -> BinaryValue? {
-        guard let scanned else { return nil }
-        let found =
-            if let intKey {
-                ByteKeyedView.position(intKey: intKey, in: scanned, hint: hint)
-            } else {
-                ByteKeyedView.position(name: name, in: scanned, input, hint: hint)
-            }
-        guard let position = found else { return nil }
-        hint = position + 1
-        let format = try DecodingNode.requireFormat(impl.format)
-        var node = scanned[position].value
-        return try stream._withUnsafeGuaranteedRef { stream in
-            if nilIsAbsent, format.isNil(node) {
-                stream.field(firstSlot, position, BinaryKey(stringValue: name, intValue: intKey), isNil: true)
-                return nil
-            }
-            let leaf: BinaryValue
-            do {
-                switch kind {
-                case .string, .data: leaf = try format.decodeScalar(&node, kind)
-                default: leaf = try kind.leaf(bits: format.decodeBits(&node, kind))
-                }
-            } catch {
-                stream.fail()
-                throw error
-            }
-            stream.fieldLeaf(firstSlot, position, BinaryKey(stringValue: name, intValue: intKey), leaf)
-            return leaf
-        }
     }
 }
 

@@ -67,8 +67,9 @@ package final class TreeDecoderImpl: Decoder {
     /// primitive, array or optional, the mirror of `TreeEncoder.encodeTree(_:throughEncodable:)`.
     package static func decodeRoot<T: Decodable>(
         _ type: T.Type, from node: DecodingNode, format: (any ByteFormat.Type)?, options: DecodingOptions,
-        throughDecodable: Bool = false, cache: DecodingThreadCache = .current
+        throughDecodable: Bool = false
     ) throws -> T {
+        let cache = DecodingThreadCache.current
         var impl = cache.decoder(node: node, format: format, options: options)
         var root = node
         let value: T

@@ -1,4 +1,4 @@
-/// Builds the tree of stored data as a type reads it: `decodeTree` and transcoding.
+/// Builds the tree of stored data as a type reads it (`decodeTree`).
 ///
 /// The type's `init(from:)` runs over a recording node that wraps the real node and notes
 /// every request (keyed, unkeyed, single value, optional, primitive) with its result. Fields the
@@ -7,41 +7,6 @@
 ///
 /// The tree must be resolved while the input bytes are valid (unknown fields are copied then).
 package enum TreeRecorder {
-    package static func record<T: Decodable>(
-        _ type: T.Type, from base: ByteNode, format: any ByteFormat.Type, options: DecodingOptions
-    ) throws -> BinaryValue {
-        try recording(T.self, from: base, format: format, options: options).tree
-    }
-
-    /// Decodes `type` from `base` with what it reads sent to `sink` as it reads it
-    /// (``RecordingStream``): the events ``TreeRecording/send(to:)`` sends for the recording.
-    /// `false` if the stream failed (the sink's bytes are then not the value's); errors are those
-    /// of the decoding.
-    package static func stream<T: Decodable>(
-        _ type: T.Type, from base: ByteNode, format: any ByteFormat.Type, options: DecodingOptions,
-        to sink: any EncodingSink
-    ) throws -> Bool {
-        // The thread's stream of an earlier run with this sink and format, if nothing kept it:
-        // a small value's transcode otherwise spent a tenth of its time making and freeing the
-        // stream, the recording and their storage.
-        let cache = DecodingThreadCache.current
-        var (recording, stream) = cache.streamingRecording(sink: sink, format: format)
-        defer { if isKnownUniquelyReferenced(&recording) { cache.keep(streaming: recording) } }
-        try decodeStreamed(T.self, from: base, format: format, options: options, recording, cache)
-        return stream.finish()
-    }
-
-    /// The run of ``stream(_:from:format:options:to:)``; the nodes that refer to `recording`
-    /// are gone once it returns.
-    private static func decodeStreamed<T: Decodable>(
-        _ type: T.Type, from base: ByteNode, format: any ByteFormat.Type, options: DecodingOptions,
-        _ recording: TreeRecording, _ cache: DecodingThreadCache
-    ) throws {
-        let root = RecordSlot(recording: recording, index: UInt32(RecordingStream.rootID))
-        _ = try TreeDecoderImpl.decodeRoot(
-            T.self, from: .recording(RecordingNode(base, root)), format: format, options: options, cache: cache)
-    }
-
     /// What `type` read from `base`, not yet resolved into a tree; valid while the input is.
     package static func recording<T: Decodable>(
         _ type: T.Type, from base: ByteNode, format: any ByteFormat.Type, options: DecodingOptions
@@ -102,27 +67,9 @@ package final class TreeRecording {
     /// The slots of each unkeyed container's elements, in order.
     @exclusivity(unchecked) var unkeyed: [[Int]] = []
     let format: any ByteFormat.Type
-    /// Where what is read goes instead of the slots, for a recording kept nowhere (see
-    /// ``RecordingStream``); `nil` for a recording.
-    let stream: RecordingStream?
-    /// ``stream``, read without counting (this recording holds it): a counted read per field
-    /// was a retain and release each.
-    let streamReference: Unmanaged<RecordingStream>?
 
-    init(format: any ByteFormat.Type, stream: RecordingStream? = nil) {
+    init(format: any ByteFormat.Type) {
         self.format = format
-        self.stream = stream
-        streamReference = stream.map { Unmanaged.passUnretained($0) }
-    }
-
-    /// Whether what is read goes to a ``stream`` rather than to the slots.
-    @inline(__always)
-    var isStreamed: Bool { streamReference != nil }
-
-    /// Runs `body` with the stream, if there is one (see ``isStreamed``).
-    @inline(__always)
-    func withStream(_ body: (RecordingStream) -> Void) {
-        streamReference?._withUnsafeGuaranteedRef(body)
     }
 
     /// The most slots one run records: a slot's index is kept in 32 bits, so that a recording
@@ -178,52 +125,32 @@ package final class TreeRecording {
         }
     }
 
-    /// The fields in stored order (see ``forEachField(_:_:)``).
-    private func resolvedFields(_ record: Keyed) -> KeyedFields {
-        var out: [KeyedFields.Field] = []
-        out.reserveCapacity(record.count)
-        forEachField(record) { key, field in
-            switch field {
-            case .read(let slot): out.append(.init(key: key, value: resolved(slot) ?? .emptyKeyed))
-            case .value(let value): out.append(.init(key: key, value: value))
-            }
-        }
-        return KeyedFields(uniqueFields: out)
-    }
-
-    /// A field of a recorded keyed container as it goes into the tree.
-    enum Field {
-        /// Read by the type: the slot of what it read.
-        case read(Int)
-        /// A nil the type only tested, or a field it did not read that the format keeps.
-        case value(BinaryValue)
-    }
-
     /// The fields of a recorded keyed container in stored order, whatever order the type asked
     /// in (keys are distinct: the views reject repeated keys): a field the type read, a nil it
     /// only tested (`.nil`), or, for a field it did not read (or fetched but did not decode),
     /// the value as stored where the format keeps one.
-    @inline(__always)
-    func forEachField(_ record: Keyed, _ body: (BinaryKey, Field) -> Void) {
+    private func resolvedFields(_ record: Keyed) -> KeyedFields {
+        var out: [KeyedFields.Field] = []
+        out.reserveCapacity(record.count)
         var slot = record.first
         // By index: a field the type read needs nothing from its stored entry.
         for position in record.entryStart..<record.entryStart + record.count {
             defer { slot += 1 }
             if let key = slots[slot].key {
-                if case .empty = slots[slot].content {
-                    if format.isNil(entries[position].value) {
-                        body(key, .value(.nil))
-                        continue
-                    }
-                } else {
-                    body(key, .read(slot))
+                if let value = resolved(slot) {
+                    out.append(.init(key: key, value: value))
+                    continue
+                }
+                if format.isNil(entries[position].value) {
+                    out.append(.init(key: key, value: .nil))
                     continue
                 }
             }
             if let value = format.unreadValue(entries[position].value) {
-                body(ByteKeyedView.key(of: entries[position], record.buffer), .value(value))
+                out.append(.init(key: ByteKeyedView.key(of: entries[position], record.buffer), value: value))
             }
         }
+        return KeyedFields(uniqueFields: out)
     }
 }
 
@@ -245,20 +172,11 @@ package struct RecordSlot {
 
     /// Records the leaf `value` here.
     func record(_ value: BinaryValue) {
-        if recording.isStreamed { return recording.withStream { $0.leaf(Int(index), value) } }
         content = .leaf(value)
-    }
-
-    /// Records `strings` here, as the unkeyed container of string leaves that reading them one
-    /// by one records; a stream sends them element by element, without that array of leaves.
-    func recordStrings(_ strings: [String]) {
-        if recording.isStreamed { return recording.withStream { $0.strings(Int(index), strings) } }
-        content = .leaf(.unkeyed(strings.map { .string($0) }))
     }
 
     /// Records `value` here unless something was recorded here already.
     func recordIfEmpty(_ value: BinaryValue) {
-        if recording.isStreamed { return recording.withStream { $0.leafIfPending(Int(index), value) } }
         if case .empty = content { content = .leaf(value) }
     }
 
@@ -266,9 +184,6 @@ package struct RecordSlot {
     /// fields it recorded the first time.
     func recordKeyed(_ view: ByteKeyedView) throws -> RecordingKeyedView {
         let r = recording
-        if let stream = r.stream {
-            return RecordingKeyedView(base: view, recording: r, first: stream.openKeyed(Int(index), view))
-        }
         if case .keyed(let k) = content { return RecordingKeyedView(base: view, recording: r, first: r.keyed[k].first) }
         let first = r.slots.count
         let count = view.entries.count
@@ -284,9 +199,6 @@ package struct RecordSlot {
     /// An unkeyed container opened here.
     func recordUnkeyed(_ view: ByteUnkeyedView) -> RecordingUnkeyedView {
         let r = recording
-        if let stream = r.stream {
-            return RecordingUnkeyedView(base: view, recording: r, record: stream.openUnkeyed(Int(index)))
-        }
         r.unkeyed.append([])
         let u = r.unkeyed.count - 1
         content = .unkeyed(u)
@@ -295,10 +207,6 @@ package struct RecordSlot {
 
     /// The slot of the content of the single-value container or optional opened here.
     func recordContent(optional: Bool) throws -> RecordSlot {
-        if let stream = recording.stream {
-            let content = stream.openWrapper(Int(index), optional: optional)
-            return RecordSlot(recording: recording, index: UInt32(truncatingIfNeeded: content))
-        }
         let child = try recording.newSlot(.empty)
         let i = Int(child.index)
         content = optional ? .optional(i) : .single(i)
@@ -322,10 +230,6 @@ package struct RecordingKeyedView {
     /// `found`, the value stored at `position`, wrapped so that what is read from it is recorded.
     func recorded(_ found: ByteNode, at position: Int, forKey key: @autoclosure () -> BinaryKey) -> DecodingNode {
         let r = recording
-        if r.isStreamed {
-            r.withStream { $0.field(first, position, key(), isNil: r.format.isNil(found)) }
-            return .recording(RecordingNode(found, RecordSlot(recording: r, index: UInt32(truncatingIfNeeded: first))))
-        }
         let slot = first + position
         r.noteKey(key(), slot: slot)
         // Below `maximumSlots`: the container's slots were made by `recordKeyed`.
@@ -349,12 +253,6 @@ package struct RecordingUnkeyedView {
 
     /// A slot for the next element.
     func appendElement(_ content: TreeRecording.Content = .empty) throws -> RecordSlot {
-        if recording.isStreamed {
-            recording.withStream { $0.element(record) }
-            let slot = RecordSlot(recording: recording, index: UInt32(truncatingIfNeeded: record))
-            if case .leaf(let value) = content { slot.record(value) }
-            return slot
-        }
         let slot = try recording.newSlot(content)
         recording.unkeyed[record].append(Int(slot.index))
         return slot

@@ -50,34 +50,9 @@ package final class DecodingThreadCache: ThreadEndObserver {
 
     /// The spare decoders refer to this cache (their type facts): let go of them when the thread
     /// ends, or the cache and the decoders (with their sessions, states and cursors) would keep
-    /// each other alive. The spare streams (no cycle) go with them.
+    /// each other alive.
     package func threadWillEnd() {
         spareDecoders.removeAll()
-        spareStreams.removeAll()
-    }
-
-    /// Recordings of finished transcoding streams that nothing refers to, each with its
-    /// stream (``TreeRecorder/stream(_:from:format:options:to:)``).
-    @exclusivity(unchecked) private var spareStreams: [TreeRecording] = []
-
-    /// A streamed recording to `sink` in `format`, and its stream, ready for a run: an earlier
-    /// run's, emptied, if one is spare, else a new one.
-    func streamingRecording(sink: any EncodingSink, format: any ByteFormat.Type) -> (TreeRecording, RecordingStream) {
-        for i in spareStreams.indices {
-            guard let stream = spareStreams[i].stream, stream.sink === sink, stream.format == format else { continue }
-            let recording = spareStreams.remove(at: i)
-            stream.reset()
-            return (recording, stream)
-        }
-        let stream = RecordingStream(sink: sink, format: format)
-        return (TreeRecording(format: format, stream: stream), stream)
-    }
-
-    /// Keeps `recording`, a streamed one that nothing else refers to, for the thread's next
-    /// stream with its sink and format.
-    func keep(streaming recording: TreeRecording) {
-        // A thread has a sink or two per format; a bound all the same.
-        if spareStreams.count < 4 { spareStreams.append(recording) }
     }
 
     /// Keeps `decoder`, which nothing else refers to, for the thread's next run of its format.

@@ -260,7 +260,6 @@ extension V2Format.Reader {
     /// v2 values carry no length of their own in every wire type, and cannot be written back
     /// without their type: fields the type does not read are left out of `decodeTree`.
     static func unreadValue(_ node: ByteNode) -> BinaryValue? { nil }
-    static var keepsUnreadValues: Bool { false }
 
     /// An optional is a flag byte (`01` present, `00` nil) and then the value as an element.
     static func optionalContent(_ node: inout ByteNode) throws -> ByteNode? {

@@ -127,17 +127,6 @@ final class V2Sink: ByteSink {
         }
     }
 
-    /// The v2 bytes of the events `send` sends this thread's sink; `nil` if the sink could not
-    /// write them (the caller then writes the tree, which reports the error).
-    static func write(nilIndexSets: Bool, options: TreeEncoder, _ send: (any EncodingSink) -> Void) -> Data? {
-        StreamingScratch.with { scratch in
-            let sink = scratch.v2.sink
-            sink.reset(maximumDepth: options.maximumDepth, nilIndexSets: nilIndexSets, root: .raw)
-            send(sink)
-            return sink.finish()
-        }
-    }
-
     @inline(never)
     private func fail() { failed = true }
 

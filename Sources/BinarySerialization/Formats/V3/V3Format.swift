@@ -113,8 +113,6 @@ enum V3Format: ByteFormat {
     /// Every v3 value has a known extent: nothing to consume.
     static func finishUnopened(_ node: inout ByteNode) throws {}
 
-    static var keepsUnreadValues: Bool { true }
-
     /// A field's element, kept as its bytes (or nil): the length prefix is rewritten from them.
     static func unreadValue(_ node: ByteNode) -> BinaryValue? {
         if node.tag == Self.nilElement { return .nil }

@@ -70,17 +70,6 @@ final class V3Sink: ByteSink {
         }
     }
 
-    /// The v3 bytes of the events `send` sends this thread's sink; `nil` if the sink could not
-    /// write them (the caller then writes the tree, which reports the error).
-    static func write(options: TreeEncoder, _ send: (any EncodingSink) -> Void) -> Data? {
-        StreamingScratch.with { scratch in
-            let sink = scratch.v3.sink
-            sink.reset(maximumDepth: options.maximumDepth, rootIsElement: false)
-            send(sink)
-            return sink.finish()
-        }
-    }
-
     private var childrenAreElements: Bool {
         contexts[contexts.count &- 1].childrenAreElements
     }
