@@ -15,13 +15,15 @@ import Testing
     static func childExecutable() throws -> URL {
         var folders: [URL] = []
         #if os(Linux)
+            // Not `Bundle.allBundles`: on Linux, Foundation leaks the array it makes (LeakSanitizer).
             if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
                 folders.append(URL(fileURLWithPath: path).deletingLastPathComponent())
             }
+        #else
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                folders.append(bundle.bundleURL.deletingLastPathComponent())
+            }
         #endif
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            folders.append(bundle.bundleURL.deletingLastPathComponent())
-        }
         if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
         for folder in folders {
             // The bundle may be a folder (macOS): its products folder is up to three levels higher.
