@@ -18,14 +18,35 @@ final class FileAppender: Sendable {
     /// Opens (or creates) the file at `url` for appending and recovers it, on a queue.
     static func open(_ url: URL, framing: RecordFraming, options: RecordFileOptions) async throws -> FileAppender {
         let queue = DispatchQueue(label: "TreeCodable.FileAppender.open")
-        let file = try await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<RecordFile, any Error>) in
+        let opened = Handoff()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async {
-                continuation.resume(
-                    with: Result { try RecordFile(url: url, framing: framing, options: options, owner: "encoder") })
+                opened.put(Result { try RecordFile(url: url, framing: framing, options: options, owner: "encoder") })
+                continuation.resume()
             }
         }
-        return FileAppender(file: file)
+        return FileAppender(file: try opened.take())
+    }
+
+    /// The file made on the queue, handed to the caller under a lock: what its initializer wrote
+    /// is then visible to the caller's thread by the lock's ordering (ThreadSanitizer does not
+    /// see a continuation's resumption as one).
+    private final class Handoff: @unchecked Sendable {
+        private let lock = NSLock()
+        private var result: Result<RecordFile, any Error>?
+
+        func put(_ result: Result<RecordFile, any Error>) {
+            lock.lock()
+            defer { lock.unlock() }
+            self.result = result
+        }
+
+        func take() throws -> RecordFile {
+            lock.lock()
+            defer { lock.unlock() }
+            guard let result else { throw CancellationError() }
+            return try result.get()
+        }
     }
 
     /// Appends `data` (`elements` whole elements) with one write.
