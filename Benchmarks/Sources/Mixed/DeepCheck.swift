@@ -33,23 +33,29 @@ enum DeepCheck {
             ]
             for (name, operation) in operations {
                 // Alone and after, each on threads of their own, taken in turns so that load from
-                // elsewhere hits both alike; the best of three threads each.
-                var alone: [Double] = []
-                var after: [Double] = []
-                for _ in 0..<3 {
-                    onBigStack { alone.append(perOperation(operation)) }
-                    onBigStack {
-                        do {
-                            for d in deep { try d() }
-                        } catch {
-                            fail("deep values: \(error)")
+                // elsewhere hits both alike; the best of three threads each. A ratio over the limit
+                // is measured again, up to three times in all: the bug this guards against is
+                // hundreds of times, load from elsewhere a passing fraction.
+                var a = Double.nan
+                var b = Double.nan
+                var ratio = Double.infinity
+                for _ in 0..<3 where !(ratio <= maxRatio) {
+                    var alone: [Double] = []
+                    var after: [Double] = []
+                    for _ in 0..<3 {
+                        onBigStack { alone.append(perOperation(operation)) }
+                        onBigStack {
+                            do {
+                                for d in deep { try d() }
+                            } catch {
+                                fail("deep values: \(error)")
+                            }
+                            after.append(perOperation(operation))
                         }
-                        after.append(perOperation(operation))
                     }
+                    let attempt = (alone.min() ?? .nan, after.min() ?? .nan)
+                    if !(attempt.1 / attempt.0 >= ratio) { (a, b, ratio) = (attempt.0, attempt.1, attempt.1 / attempt.0) }
                 }
-                let a = alone.min() ?? .nan
-                let b = after.min() ?? .nan
-                let ratio = b / a
                 if !(ratio <= maxRatio) { ok = false }
                 print(
                     "| \(format) | P1 \(name) | \(formatTime(a)) | \(formatTime(b)) | "
