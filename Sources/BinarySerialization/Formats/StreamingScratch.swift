@@ -44,11 +44,9 @@ final class StreamingScratch {
         perThread.take() ?? StreamingScratch()
     }
 
-    /// Keeps `scratch`, trimmed to ``RetentionLimits``, for this thread's next call, unless the
-    /// thread keeps one already.
+    /// Keeps `scratch` for this thread's next call, unless the thread keeps one already. Each run
+    /// left it within ``RetentionLimits``.
     private static func putBack(_ scratch: StreamingScratch) {
-        scratch.madeV3?.trim()
-        scratch.madeV2?.trim()
         if RetentionLimits.reuses { perThread.put(scratch) }
     }
 }
@@ -67,16 +65,11 @@ final class Streamer<Sink: ByteSink> {
         engine.releaseContainerBoxes()
     }
 
-    /// Gives back what a large or deep run made the engine and sink grow to.
-    func trim() {
-        engine.trim()
-        sink.trim()
-    }
-
     /// `value`'s bytes from the sink (reset by the caller); `nil` if the run gave up or the sink
     /// could not write what it was sent. `throughEncodable`: the root goes through its own
-    /// `encode(to:)` (a v3 stream element).
+    /// `encode(to:)` (a v3 stream element). Both leave the run within ``RetentionLimits``.
     func run<T: Encodable>(_ value: T, options: TreeEncoder, throughEncodable: Bool = false) -> Data? {
+        defer { sink.endRun() }
         guard engine.encode(value, options: options, throughEncodable: throughEncodable) else { return nil }
         return sink.finish()
     }
@@ -86,9 +79,9 @@ final class Streamer<Sink: ByteSink> {
 protocol ByteSink: EncodingSink {
     /// The bytes of what the sink was sent; `nil` if it could not write them.
     func finish() -> Data?
-    /// Frees what a large or deep run made the sink grow to, past ``RetentionLimits``; what is
-    /// kept is emptied by the next run.
-    func trim()
+    /// Empties the sink after a run, freeing what a large or deep run made it grow to past
+    /// ``RetentionLimits``.
+    func endRun()
 }
 
 extension RetentionLimits {

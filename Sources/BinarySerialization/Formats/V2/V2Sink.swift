@@ -84,7 +84,7 @@ final class V2Sink: ByteSink {
         contexts.append(Context(.top, children: .raw))  // every event finds a context, even before a reset
     }
 
-    /// Empties the sink for a run, keeping its memory (up to a bound).
+    /// Sets the sink up for a run (``endRun()`` emptied it).
     private func reset(maximumDepth: Int, nilIndexSets: Bool, root: V2Writer.Context) {
         // As in V3Sink: four nodes per level of the encoder's depth, as the tree writer allows.
         self.maximumDepth = maximumDepth
@@ -94,19 +94,16 @@ final class V2Sink: ByteSink {
         keyAt = -1
         keyIsInvalid = false
         keyThroughSingle = false
-        buffer.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes)
-        insertions.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 16)
-        nilIndices.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 8)
-        openNils.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 8)
         while !contexts.isEmpty { contexts.removeLast() }
         contexts.append(Context(.top, children: root))
     }
 
-    func trim() {
-        buffer.releaseStorage(beyond: RetentionLimits.sinkBytes)
-        insertions.releaseStorage(beyond: RetentionLimits.sinkBytes / 16)
-        nilIndices.releaseStorage(beyond: RetentionLimits.sinkBytes / 8)
-        openNils.releaseStorage(beyond: RetentionLimits.sinkBytes / 8)
+    @inline(__always)
+    func endRun() {
+        buffer.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes)
+        insertions.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 16)
+        nilIndices.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 8)
+        openNils.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 8)
         contexts.releaseStorage(beyond: RetentionLimits.levels)
         if contexts.isEmpty { contexts.append(Context(.top, children: .raw)) }
     }

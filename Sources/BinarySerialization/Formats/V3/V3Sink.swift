@@ -38,22 +38,21 @@ final class V3Sink: ByteSink {
         contexts.reserveCapacity(16)
     }
 
-    /// Empties the sink for a run with `maximumDepth`, keeping its memory (up to a bound).
+    /// Sets the sink up for a run with `maximumDepth` (``endRun()`` emptied it).
     private func reset(maximumDepth: Int, rootIsElement: Bool) {
         // The tree writer allows four nodes per level of the encoder's depth (DepthGuard); past
         // that the run gives up and the tree path reports the error.
         self.maximumDepth = maximumDepth
         depthLimit = DepthGuard.nodeLimit(maximumDepth: maximumDepth)
         failed = false
-        buffer.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes)
-        prefixes.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 16)
         while !contexts.isEmpty { contexts.removeLast() }
         contexts.append(Context(childrenAreElements: rootIsElement, prefix: -1))
     }
 
-    func trim() {
-        buffer.releaseStorage(beyond: RetentionLimits.sinkBytes)
-        prefixes.releaseStorage(beyond: RetentionLimits.sinkBytes / 16)
+    @inline(__always)
+    func endRun() {
+        buffer.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes)
+        prefixes.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 16)
         contexts.releaseStorage(beyond: RetentionLimits.levels)
     }
 
