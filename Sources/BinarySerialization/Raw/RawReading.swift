@@ -135,41 +135,20 @@ public enum RawReading: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Varints over byte arrays, for the raw reader (same rules as the decoder: at most 9 bytes,
-/// the 9th taken whole, minimal encodings only, so writing the value back gives the same bytes).
+/// Varints over byte arrays, for the raw reader: the decoder's varint rules (IntegerWireRules),
+/// so writing a value back gives the same bytes.
 enum RawVarint {
     /// The varint at `index` and the index after it, or `nil` if there is none or it is not minimal.
     static func read(_ bytes: ArraySlice<UInt8>, at index: Int) -> (UInt64, Int)? {
-        var result: UInt64 = 0
-        var i = index
-        for group in 0..<8 {
-            guard i < bytes.endIndex else { return nil }
-            let b = bytes[i]
-            i &+= 1
-            result |= UInt64(b & 0x7f) << (UInt64(group) &* 7)
-            if b < 0x80 {
-                if b == 0, group > 0 { return nil }
-                return (result, i)
-            }
-        }
-        guard i < bytes.endIndex else { return nil }
-        let last = bytes[i]
-        guard last != 0 else { return nil }
-        return (result | UInt64(last) << 56, i &+ 1)
+        guard index >= bytes.startIndex, index <= bytes.endIndex else { return nil }
+        let reading = bytes.withUnsafeBytes { readVarint($0, from: index &- bytes.startIndex, end: $0.count) }
+        guard case .value(let value, let next) = reading else { return nil }
+        return (value, next &+ bytes.startIndex)
     }
 
     /// Appends `value` as a minimal varint.
     static func write(_ value: UInt64, to out: inout [UInt8]) {
-        var v = value
-        for _ in 0..<8 {
-            if v < 0x80 {
-                out.append(UInt8(truncatingIfNeeded: v))
-                return
-            }
-            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        out.append(UInt8(truncatingIfNeeded: v))
+        forEachVarintByte(value) { out.append($0) }
     }
 }
 

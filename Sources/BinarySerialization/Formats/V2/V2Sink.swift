@@ -133,14 +133,14 @@ final class V2Sink: ByteSink {
         guard keyAt < 0, contexts[contexts.count &- 1].kind == .keyed else { return fail() }
         keyAt = buffer.count
         if let i = key.intValue {
-            guard let bits = V2Writer.writableIntKeyBits(i, .varint) else {
+            guard let bits = V2Framing.intKeyPrefix(i, .varint) else {
                 // Not an error yet: a field v2 leaves out writes no key.
                 keyIsInvalid = true
                 return
             }
             buffer.append(varintSize(bits)) { w in w.varint(bits) }
         } else {
-            buffer.appendStringKey(key.stringValue) { count in UInt64(count) << 4 | 8 }
+            buffer.appendStringKey(key.stringValue) { count in V2Framing.stringKeyPrefix(byteCount: count) }
         }
     }
 
@@ -195,8 +195,14 @@ final class V2Sink: ByteSink {
             guard let size = Scalars.size(of: node) else { return fail() }
             buffer.append(size) { w in Scalars.write(node, to: &w) }
         default:
-            write(top == 0 ? V2Writer.root(node, nilIndexSets: nilIndexSets) : node, contexts[top].children)
+            writeContainer(node, top)
         }
+    }
+
+    /// Out of line, so that `value(_:)` stays small enough for its leaf path to be inlined.
+    @inline(never)
+    private func writeContainer(_ node: BinaryValue, _ top: Int) {
+        write(top == 0 ? V2Writer.root(node, nilIndexSets: nilIndexSets) : node, contexts[top].children)
     }
 
     func strings(_ strings: [String]) {

@@ -155,13 +155,12 @@ struct V2Writer {
             return varintSize(try Self.intKeyBits(i, type))
         }
         let n = key.stringValue.utf8.count
-        return varintSize(UInt64(n) << 4 | 8 | UInt64(type.rawValue)) + n
+        return varintSize(V2Framing.stringKeyPrefix(byteCount: n, wireTypeBits: type.rawValue)) + n
     }
 
-    /// Integer keys are written as `varint(key << 4 | 0 | wireType)`, negative keys by their
-    /// two's-complement bit pattern (as BinaryCodable 2.x): keys from -2^59 to 2^59 - 1 read back.
+    /// The prefix of an integer key (``V2Framing``), or the error for a key v2 cannot write.
     static func intKeyBits(_ key: Int, _ type: V2WireType) throws -> UInt64 {
-        guard let bits = writableIntKeyBits(key, type) else {
+        guard let bits = V2Framing.intKeyPrefix(key, type) else {
             throw EncodingError.invalidValue(
                 key,
                 .init(
@@ -169,14 +168,6 @@ struct V2Writer {
             )
         }
         return bits
-    }
-
-    /// The bits of ``intKeyBits(_:_:)``, or `nil` for a key v2 cannot write (without building
-    /// the error, for the streaming sink's hot path).
-    @inline(__always)
-    static func writableIntKeyBits(_ key: Int, _ type: V2WireType) -> UInt64? {
-        guard key >= -(1 << 59), key < 1 << 59 else { return nil }
-        return UInt64(bitPattern: Int64(key)) << 4 | UInt64(type.rawValue)
     }
 
     // MARK: Write pass
@@ -230,9 +221,10 @@ struct V2Writer {
 
     private func writeKey(_ key: BinaryKey, _ type: V2WireType, to w: inout ByteWriter) {
         if let i = key.intValue {
-            w.varint(UInt64(bitPattern: Int64(i)) << 4 | UInt64(type.rawValue))
+            // Checked writable by the size pass.
+            w.varint(V2Framing.intKeyPrefix(i, type) ?? 0)
         } else {
-            w.varint(UInt64(key.stringValue.utf8.count) << 4 | 8 | UInt64(type.rawValue))
+            w.varint(V2Framing.stringKeyPrefix(byteCount: key.stringValue.utf8.count, wireTypeBits: type.rawValue))
             w.string(key.stringValue)
         }
     }

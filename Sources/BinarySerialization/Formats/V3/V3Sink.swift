@@ -83,7 +83,7 @@ final class V3Sink: ByteSink {
         // as a closure: that measured +5% instructions on P2 encode.
         if let size = Scalars.size(of: node) {
             if childrenAreElements {
-                let prefix = UInt64(size) << 1
+                let prefix = V3Framing.elementPrefix(length: size)
                 buffer.append(varintSize(prefix) &+ size) { w in
                     w.varint(prefix)
                     Scalars.write(node, to: &w)
@@ -95,11 +95,11 @@ final class V3Sink: ByteSink {
         }
         switch node {
         case .nil, .optional(.none), .single(.nil):
-            buffer.byte(1)
+            buffer.byte(V3Framing.nilByte)
         case .packed(let packed):
             let size = Scalars.size(of: packed)
             if childrenAreElements {
-                let prefix = UInt64(size) << 1
+                let prefix = V3Framing.elementPrefix(length: size)
                 buffer.append(varintSize(prefix) &+ size) { w in
                     w.varint(prefix)
                     Scalars.write(packed, to: &w)
@@ -122,7 +122,7 @@ final class V3Sink: ByteSink {
         }
         for string in strings {
             let size = string.utf8.count
-            let prefix = UInt64(size) << 1
+            let prefix = V3Framing.elementPrefix(length: size)
             buffer.append(varintSize(prefix) &+ size) { w in
                 w.varint(prefix)
                 w.string(string)
@@ -133,9 +133,10 @@ final class V3Sink: ByteSink {
     func key(_ key: BinaryKey) {
         if let i = key.intValue {
             guard i >= 0 else { return fail() }  // no v3 bytes; the tree path reports it
-            buffer.append(varintSize(UInt64(i) << 1)) { w in w.varint(UInt64(i) << 1) }
+            let prefix = V3Framing.intKeyPrefix(i)
+            buffer.append(varintSize(prefix)) { w in w.varint(prefix) }
         } else {
-            buffer.appendStringKey(key.stringValue) { count in UInt64(count) << 1 | 1 }
+            buffer.appendStringKey(key.stringValue) { count in V3Framing.stringKeyPrefix(byteCount: count) }
         }
     }
 
@@ -151,7 +152,8 @@ final class V3Sink: ByteSink {
             prefixes.append((buffer.count, 0))
             contexts.append(Context(childrenAreElements: containerChildren, prefix: prefixes.count &- 1))
         } else {
-            if !containerChildren { buffer.byte(0) }  // top level or inside a wrapper: "a value follows"
+            // The top level or inside a wrapper: "a value follows".
+            if !containerChildren { buffer.byte(V3Framing.someByte) }
             contexts.append(Context(childrenAreElements: containerChildren, prefix: -1))
         }
     }
@@ -163,7 +165,7 @@ final class V3Sink: ByteSink {
             let start = prefixes[closed.prefix].position
             let length = buffer.count &- start &+ nested
             prefixes[closed.prefix].length = length
-            nested &+= varintSize(UInt64(length) << 1)
+            nested &+= varintSize(V3Framing.elementPrefix(length: length))
         }
         contexts[contexts.count &- 1].nestedPrefixBytes &+= nested
     }
@@ -179,7 +181,7 @@ final class V3Sink: ByteSink {
             var copied = 0
             for entry in prefixes {
                 w.bytes(buffer.bytes(copied..<max(copied, entry.position)))
-                w.varint(UInt64(entry.length) << 1)
+                w.varint(V3Framing.elementPrefix(length: entry.length))
                 copied = max(copied, entry.position)
             }
             w.bytes(buffer.bytes(copied..<buffer.count))

@@ -85,10 +85,10 @@ struct V3Writer {
             sizes.append(0)
             let content = try rawSize(inner)
             sizes[slot] = content + 1
-            return varintSize(UInt64(content) << 1) + content
+            return varintSize(V3Framing.elementPrefix(length: content)) + content
         default:
             let content = try rawSize(value)
-            return varintSize(UInt64(content) << 1) + content
+            return varintSize(V3Framing.elementPrefix(length: content)) + content
         }
     }
 
@@ -97,7 +97,7 @@ struct V3Writer {
             return varintSize(try Self.intKeyBits(i))
         }
         let n = key.stringValue.utf8.count
-        return varintSize(UInt64(n) << 1 | 1) + n
+        return varintSize(V3Framing.stringKeyPrefix(byteCount: n)) + n
     }
 
     /// Integer keys are written as `varint(key << 1)`: any key from 0 to `Int.max` (the shifted
@@ -107,7 +107,7 @@ struct V3Writer {
             throw EncodingError.invalidValue(
                 key, .init(codingPath: [], debugDescription: "Integer key \(key) is negative, which v3 cannot write."))
         }
-        return UInt64(key) << 1
+        return V3Framing.intKeyPrefix(key)
     }
 
     // MARK: Write pass
@@ -126,9 +126,9 @@ struct V3Writer {
         cursor += 1
         switch value {
         case .nil, .optional(.none), .single(.nil):
-            w.byte(1)
+            w.byte(V3Framing.nilByte)
         case .single(let inner), .optional(.some(let inner)):
-            w.byte(0)
+            w.byte(V3Framing.someByte)
             writeRaw(inner, to: &w)
         case .packed(let p):
             Scalars.write(p, to: &w)
@@ -147,22 +147,22 @@ struct V3Writer {
     private mutating func writeElement(_ value: BinaryValue, to w: inout ByteWriter) {
         switch value {
         case .nil, .optional(.none), .single(.nil):
-            w.byte(1)
+            w.byte(V3Framing.nilByte)
         case .single(let inner), .optional(.some(let inner)):
             cursor += 1
-            w.varint(UInt64(peekSize(inner)) << 1)
+            w.varint(V3Framing.elementPrefix(length: peekSize(inner)))
             writeRaw(inner, to: &w)
         default:
-            w.varint(UInt64(peekSize(value)) << 1)
+            w.varint(V3Framing.elementPrefix(length: peekSize(value)))
             writeRaw(value, to: &w)
         }
     }
 
     private func writeKey(_ key: BinaryKey, to w: inout ByteWriter) {
         if let i = key.intValue {
-            w.varint(UInt64(truncatingIfNeeded: i) << 1)  // checked non-negative by the size pass
+            w.varint(V3Framing.intKeyPrefix(i))  // checked non-negative by the size pass
         } else {
-            w.varint(UInt64(key.stringValue.utf8.count) << 1 | 1)
+            w.varint(V3Framing.stringKeyPrefix(byteCount: key.stringValue.utf8.count))
             w.string(key.stringValue)
         }
     }

@@ -72,9 +72,6 @@ package final class StreamingEncoder {
         var keySet: Set<BinaryKey>?
     }
 
-    /// A duplicate check switches from a scan to a set past this many keys.
-    static let keySetThreshold = 16
-
     /// Thrown to unwind a run that gave up; never leaves ``encode(_:options:)``.
     struct GaveUp: Error {}
 
@@ -388,7 +385,7 @@ package final class StreamingEncoder {
         }
         keys.append(key)
         frames[index].keyFilter |= key.filterBit
-        if keys.count &- start > Self.keySetThreshold {
+        if keys.count &- start > KeyLookup.scanLimit {
             frames[index].keySet = Set(keys[start...])
             while keys.count > start { keys.removeLast() }
         }
