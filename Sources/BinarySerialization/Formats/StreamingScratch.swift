@@ -32,10 +32,10 @@ final class StreamingScratch {
     /// Runs `body` with this thread's scratch, or a new one if the thread has none (or it is in
     /// use), and keeps the scratch for the thread's next call.
     @inline(__always)
-    static func with<R>(_ body: (StreamingScratch) -> R) -> R {
+    static func with<R>(_ body: (StreamingScratch) throws -> R) rethrows -> R {
         let scratch = take()
         defer { putBack(scratch) }
-        return body(scratch)
+        return try body(scratch)
     }
 
     private static let perThread = ThreadLocal<StreamingScratch>()
@@ -73,10 +73,26 @@ final class Streamer<Sink: ByteSink> {
         guard engine.encode(value, options: options, throughEncodable: throughEncodable) else { return nil }
         return sink.finish()
     }
+
+    /// `tree`'s bytes from the sink (reset by the caller), sent as the streaming encoder would
+    /// send the value; the error of what the format cannot write, with its coding path.
+    func write(_ tree: BinaryValue) throws -> Data {
+        defer { sink.endRun() }
+        if let path = TreeReplay.send(tree, to: sink) {
+            throw (sink.failure ?? .unexpectedEvent).error(at: path)
+        }
+        guard let data = sink.finish() else {
+            throw EncodingError.invalidValue(
+                tree, .init(codingPath: [], debugDescription: "Cannot allocate memory for the output."))
+        }
+        return data
+    }
 }
 
 /// An ``EncodingSink`` that writes a format's bytes.
 protocol ByteSink: EncodingSink {
+    /// Why the sink could not write what it was sent, if it could not.
+    var failure: SinkFailure? { get }
     /// The bytes of what the sink was sent; `nil` if it could not write them.
     func finish() -> Data?
     /// Empties the sink after a run, freeing what a large or deep run made it grow to past

@@ -7,7 +7,42 @@ import TreeCoding
 /// integer key is `varint(key << 4 | wireType)`, a negative key by its two's-complement bit
 /// pattern as BinaryCodable 2.x wrote it (keys from -2^59 to 2^59 - 1 round-trip); a string key is
 /// `varint(byteCount << 4 | 8 | wireType)` followed by its UTF-8 bytes.
+///
+/// A node is written in one of three contexts (``Context``). An optional is its flag (`01`
+/// present, `00` nil) followed by the wrapped value as an element; a `.single` wrapper adds
+/// nothing; nil optionals in keyed containers are left out (``isOmitted(_:)``).
 enum V2Framing {
+    enum Context {
+        /// The top level, or the content of a length-delimited value: just the bytes.
+        case raw
+        /// In an unkeyed container or after an optional's flag: varint and fixed-size values as
+        /// they are, length-delimited values (strings, data, containers) with a varint length.
+        case element
+        /// The value of a key: like `element`, but optionals and nil are length-delimited too.
+        case field
+    }
+
+    /// A field BinaryCodable 2.x leaves out: a nil `Optional` (so `T??` `.some(nil)` in a keyed
+    /// container reads back as nil, as with 2.x; the format has no way to say "present nil"), and
+    /// a bare nil, which a v3 field holds when it was written as nil (`encode(nil, forKey:)` in
+    /// BinaryCodable 4) and the type read it as absent. A single-value nil (`.single(.nil)`) is a
+    /// value of its type and is written.
+    static func isOmitted(_ value: BinaryValue) -> Bool {
+        switch value {
+        case .optional(.none), .nil: return true
+        default: return false
+        }
+    }
+
+    /// The root (the top level, a stream element) as written: with nil index sets, a `Data` is
+    /// the unkeyed container of bytes that `Data`'s own `Codable` conformance makes of it, which
+    /// 2.x uses there, so it starts with a nil index set. (Everywhere else 2.x writes `Data` as a
+    /// primitive.) `BinaryDecoder.readsAsBytes(_:)` reads it back.
+    static func root(_ tree: BinaryValue, nilIndexSets: Bool) -> BinaryValue {
+        guard nilIndexSets, case .data(let data) = tree else { return tree }
+        return .packed(.uint8(Array(data)))
+    }
+
     /// The flag of a string key.
     static let stringKeyFlag: UInt64 = 8
 
