@@ -4,6 +4,27 @@ import Testing
 
 // BinaryCodable 4.0.0's and 2.0.3's public API used as their README and tests use it, with the
 // values and bytes checked.
+//
+// 4.0.0's public symbols, enumerated from its source (169), and where each is used:
+// - the coders (11: `BinaryEncoder` with `userInfoSortKey`, `sortKeysDuringEncoding`, `userInfo`,
+//   `encode`, static `encode`; `BinaryDecoder` with `userInfo`, `decode(_:from:)`, `decode(from:)`,
+//   static `decode`): CompatibilityAPITests, fourZeroZeroCallsAsWritten;
+// - streams and files (19: `BinaryStreamEncoder` `encode`, `encode(contentsOf:)`;
+//   `BinaryStreamDecoder` `add`, `discardBytes`, `decodeElement`, `decodeElements`,
+//   `decodeElementsUntilError`; `BinaryFileEncoder` `write`, `write(contentsOf:)`, `close`;
+//   `BinaryFileDecoder` `read`, `readAll`, `readAllUntilError`, `readElement`, `close`; the
+//   initializers with their default coders): StreamDecoderAPITests, FileDecoderAPITests,
+//   streamEncoderWorksFromALet, fourZeroZeroCallsAsWritten;
+// - `CorruptedDataError` and its `description` (2): fourZeroZeroCallsAsWritten, outOfRangeValuesThrow;
+// - the protocols (9: `FixedSize…`, `VariableLength…`, `ZigZag…` `Codable`/`Encodable`/`Decodable`),
+//   with user conformances: userConformancesAndPackedStringsRoundTrip, CodingMemberTests;
+// - the per-type members (62: `fixedSizeEncoded`/`init(fromFixedSize:)` on 13 types,
+//   `variableLengthEncoding`/`init(fromVarint:)` from bytes and from a value on 8,
+//   `zigZagEncoded`/`init(fromZigZag:)` likewise on 4): CodingMemberTests, the tests below;
+// - the wrappers (62: `wrappedValue`, `init(wrappedValue:)` and 13 conformances each for three
+//   wrappers, `Packed`'s 4, 13 deprecated no-effect initializers): WrapperAPITests and the tests below.
+// Not provided, each a difference in Docs/Migration.md: non-`Sendable` `userInfo` values, the
+// `init(data:)`/`init(data:index:)` 4.0.0 leaks on standard types, the `@_spi(Internals)` nodes.
 
 /// A user's own fixed-size type, as BinaryCodable lets one conform.
 private struct Celsius: FixedSizeCodable, Comparable {
