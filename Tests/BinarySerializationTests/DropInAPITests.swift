@@ -5,11 +5,11 @@ import Testing
 // BinaryCodable 4.0.0's and 2.0.3's public API used as their README and tests use it, with the
 // values and bytes checked.
 //
-// 4.0.0's public symbols, enumerated from its source (169), and where each is used:
-// - the coders (11: `BinaryEncoder` with `userInfoSortKey`, `sortKeysDuringEncoding`, `userInfo`,
-//   `encode`, static `encode`; `BinaryDecoder` with `userInfo`, `decode(_:from:)`, `decode(from:)`,
+// 4.0.0's public symbols, enumerated from its source (175, types counted), and where each is used:
+// - the coders (13: `BinaryEncoder` with `init`, `userInfoSortKey`, `sortKeysDuringEncoding`, `userInfo`,
+//   `encode`, static `encode`; `BinaryDecoder` with `init`, `userInfo`, `decode(_:from:)`, `decode(from:)`,
 //   static `decode`): CompatibilityAPITests, fourZeroZeroCallsAsWritten;
-// - streams and files (19: `BinaryStreamEncoder` `encode`, `encode(contentsOf:)`;
+// - streams and files (23: the four types; `BinaryStreamEncoder` `encode`, `encode(contentsOf:)`;
 //   `BinaryStreamDecoder` `add`, `discardBytes`, `decodeElement`, `decodeElements`,
 //   `decodeElementsUntilError`; `BinaryFileEncoder` `write`, `write(contentsOf:)`, `close`;
 //   `BinaryFileDecoder` `read`, `readAll`, `readAllUntilError`, `readElement`, `close`; the
@@ -21,8 +21,8 @@ import Testing
 // - the per-type members (62: `fixedSizeEncoded`/`init(fromFixedSize:)` on 13 types,
 //   `variableLengthEncoding`/`init(fromVarint:)` from bytes and from a value on 8,
 //   `zigZagEncoded`/`init(fromZigZag:)` likewise on 4): CodingMemberTests, the tests below;
-// - the wrappers (62: `wrappedValue`, `init(wrappedValue:)` and 13 conformances each for three
-//   wrappers, `Packed`'s 4, 13 deprecated no-effect initializers): WrapperAPITests and the tests below.
+// - the wrappers (66: each of the three, its `wrappedValue`, `init(wrappedValue:)` and 13
+//   conformances; `Packed` and its 4; 13 deprecated no-effect initializers): WrapperAPITests and the tests below.
 // Not provided, each a difference in Docs/Migration.md: non-`Sendable` `userInfo` values, the
 // `init(data:)`/`init(data:index:)` 4.0.0 leaks on standard types, the `@_spi(Internals)` nodes.
 
