@@ -191,6 +191,20 @@ private struct Reading: Codable, Equatable {
         #expect(describe(UInt64(1)) == (.eightBytes, "fixed64", Data([1, 0, 0, 0, 0, 0, 0, 0])))
         #expect(describe(Int(-1)) == (.eightBytes, "sfixed64", Data(repeating: 0xff, count: 8)))
         #expect(try UInt32(fromFixedSize: Data([1, 0, 0, 0])) == 1)
+        #expect(try Int64(fromFixedSize: Data(repeating: 0xff, count: 8), path: []) == -1)
+        struct Key: CodingKey {
+            var stringValue: String { "id" }
+            var intValue: Int? { nil }
+            init() {}
+            init?(stringValue: String) { nil }
+            init?(intValue: Int) { nil }
+        }
+        #expect {
+            try UInt32(fromFixedSize: Data([1, 0]), path: [Key()])
+        } throws: { error in
+            guard case DecodingError.dataCorrupted(let context) = error else { return false }
+            return context.codingPath.map(\.stringValue) == ["id"] && context.underlyingError is CorruptedDataError
+        }
         func proto<T: SignedValueCompatible>(_ value: T) -> String { value.positiveProtoType }
         #expect(proto(Int32(1)) == "int32" && proto(Int64(1)) == "int64" && proto(1) == "int64")
         #expect(DataType(rawValue: 5) == .fourBytes && DataType.variableLength.rawValue == 2)
