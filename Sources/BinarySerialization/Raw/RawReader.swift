@@ -139,7 +139,7 @@ struct RawReader {
     private func stringKey(_ slice: ArraySlice<UInt8>, at index: Int, length: UInt64) -> (String, Int)? {
         guard length <= UInt64(slice.endIndex &- index) else { return nil }
         let end = index &+ Int(truncatingIfNeeded: length)
-        guard let s = String(validating: slice[index..<end], as: UTF8.self) else { return nil }
+        guard let s = RawText.validUTF8(slice[index..<end]) else { return nil }
         return (s, end)
     }
 

@@ -61,7 +61,7 @@ public enum RawReading: Hashable, Sendable, CustomStringConvertible {
         let n = bytes.count
         guard n > 0 else { return [] }
         var out: [RawReading] = []
-        let text = String(validating: bytes, as: UTF8.self)
+        let text = RawText.validUTF8(bytes)
         let printable = text.map(RawText.isPrintable) ?? false
         if n >= 2, printable, let text { out.append(.text(text)) }
         if n == 1, let b = bytes.first {
@@ -164,8 +164,22 @@ enum RawText {
         if u == "\t" || u == "\n" || u == "\r" { return true }
         if u.value < 0x20 || (u.value >= 0x7f && u.value < 0xa0) { return false }
         if u.value < 0x7f { return true }
+        // Unicode scalar properties need macOS 10.15, iOS 13, tvOS 13, watchOS 6; before them a
+        // non-control scalar counts as printable.
+        guard #available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *) else { return true }
         let category = u.properties.generalCategory
         return category != .unassigned && (category != .format || u.value == 0x200d)
+    }
+
+    /// `bytes` as a string if they are valid UTF-8, else nil.
+    ///
+    /// Decoding repairs invalid UTF-8 (with U+FFFD), so the bytes are valid exactly when the
+    /// string's UTF-8 is the bytes. (`String(validating:as:)` would say the same, from macOS 15.)
+    ///
+    /// - Complexity: O(n) in the number of bytes.
+    static func validUTF8(_ bytes: ArraySlice<UInt8>) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil
     }
 
     /// `s` in double quotes with escapes, cut after `limit` characters.
