@@ -7,7 +7,9 @@
 #      SMOKE_MAX_DECODE_RATIO (default 3). A gross-regression guard only: the ratio is measured on a
 #      shared machine, in about a second. Both measure 1.1-1.5× (Docs/Performance.md), well inside 3;
 #   4. `Mixed --deep-check`: P1 on a thread that decoded deep values first, against a fresh thread;
-#      fails over SMOKE_MAX_DEEP_RATIO (default 2) times.
+#      fails over SMOKE_MAX_DEEP_RATIO (default 2) times;
+#   5. `Mixed --stack-check`: a tree at the default node limit is written on a 512 KiB stack (the
+#      size of a secondary thread on Apple systems); a stack overflow fails the step.
 # Extra arguments go to the quick run (e.g. a payload filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,3 +22,4 @@ trap 'rm -f "$log"' EXIT
 "$bench" --quick "$@" > /dev/null 2> "$log" || { cat "$log" >&2; exit 1; }
 "$bench" --smoke --max-ratio "${SMOKE_MAX_RATIO:-3}" --max-decode-ratio "${SMOKE_MAX_DECODE_RATIO:-3}"
 Benchmarks/.build/release/Mixed --deep-check --max-ratio "${SMOKE_MAX_DEEP_RATIO:-2}"
+Benchmarks/.build/release/Mixed --stack-check

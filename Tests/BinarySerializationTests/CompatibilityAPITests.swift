@@ -205,15 +205,6 @@ private struct Pair: Codable, Equatable {
     }
 }
 
-/// A value behind a lock, for collecting results from several threads.
-private final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
-}
-
 extension FileHandle {
     /// Runs `body` with the handle, then closes it.
     fileprivate func run(_ body: (FileHandle) throws -> Void) throws {

@@ -79,3 +79,12 @@ struct DecodeOnly<T: Decodable>: Decodable {
     var value: T
     init(from decoder: any Decoder) throws { value = try T(from: decoder) }
 }
+
+/// A value behind a lock, for collecting results from several threads.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+}

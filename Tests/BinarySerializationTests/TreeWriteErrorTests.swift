@@ -84,3 +84,41 @@ import Testing
         #expect(Self.refusal(tree, encoder) == nil)
     }
 }
+
+/// Writing recurses once per nested node, so a tree at the default limit (4 × 512 nodes) needs a
+/// stack of its depth: it writes on a thread of 8 MiB in a debug build (whose frames are several
+/// times larger) and of 512 KiB in a release build, the size of a secondary thread on Apple
+/// systems (`Mixed --stack-check`, in the benchmark smoke, checks the release build in CI).
+@Suite struct TreeWriteStackTests {
+    @Test(arguments: [BinaryFormat.v3, .v2])
+    func aTreeAtTheDefaultLimitWritesOnASecondaryThreadsStack(_ format: BinaryFormat) throws {
+        var encoder = BinaryEncoder()
+        encoder.format = format
+        var tree: BinaryValue = .int(1)
+        for i in 0..<(4 * encoder.maximumDepth) {
+            switch i % 4 {
+            case 0: tree = .keyed(KeyedFields([(BinaryKey(stringValue: "n"), tree)]))
+            case 1: tree = .unkeyed([.int(2), tree])
+            case 2: tree = .single(tree)
+            default: tree = .optional(tree)
+            }
+        }
+        let result = Locked<Result<Data, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread { [tree, encoder] in
+            result.mutate { $0 = Result { try encoder.encode(tree: tree) } }
+            done.signal()
+        }
+        #if DEBUG
+            thread.stackSize = 8 << 20
+        #else
+            thread.stackSize = 512 << 10
+        #endif
+        thread.start()
+        done.wait()
+        let bytes = try #require(result.value).get()
+        #expect(bytes.count > 4 * 512)
+        // One more level is refused, not a crash.
+        #expect(throws: EncodingError.self) { try encoder.encode(tree: .single(tree)) }
+    }
+}

@@ -7,6 +7,7 @@
 //                                        exit 1 if a ratio is over R (default 2): the CI guard
 //   Mixed --deep-loop N                  a deep value, then N P1 decodes (for a profiler)
 //   Mixed --retained                     memory a thread keeps after a deep and a 100 MB value
+//   Mixed --stack-check                  a tree at the node limit written on a 512 KiB stack
 //
 // Prints Markdown on stdout; progress on stderr.
 import BenchSupport
@@ -60,6 +61,12 @@ do {
         case "--quick": quick = true
         case "--deep-check": deepCheck = true
         case "--retained": retained = true
+        case "--stack-check":
+            for (format, count) in StackCheck.run() {
+                guard count > 0 else { fail("\(format): the tree at the node limit was not written") }
+                print("\(format): a tree of \(4 * BinaryEncoder().maximumDepth) nested nodes written on a 512 KiB stack (\(count) bytes)")
+            }
+            exit(0)
         case "--deep-loop":
             guard let n = args.first.flatMap(Int.init) else { fail("--deep-loop needs a count") }
             onBigStack { DeepCheck.loopAfterDeep(n) }
