@@ -187,6 +187,50 @@ func appendRaw(_ bytes: Data, to url: URL) throws {
         #expect(read == Self.head + [tail])
     }
 
+    /// A write that fails part-way, and whose cut-back fails too (the disk is gone, say), leaves
+    /// a partial element on disk and says so; the next append of the same writer, and the next
+    /// writer that opens the file, cut it before appending: no element is lost or corrupted.
+    @Test(arguments: [BinaryFormat.v3, .v2], [false, true])
+    func aFailedWriteThatCannotBeCutBackIsRepairedNextTime(_ format: BinaryFormat, _ reopen: Bool) throws {
+        let url = temporaryRecordFile()
+        defer { try? FileManager.default.removeItem(at: url) }
+        var writer = try BinaryFileEncoder<Record>(fileAt: url, encoder: BinaryEncoder(format: format))
+        try writer.write(contentsOf: Self.head)
+        let sizeBefore = try fileSize(url)
+        let calls = LockedBox(0)
+        writer.useSystemCalls(
+            FileSystemCalls(
+                write: { fd, bytes, count in
+                    let call = calls.mutate { value -> Int in
+                        value += 1
+                        return value
+                    }
+                    guard call == 1 else { return -Int(ENOSPC) }
+                    return FileSystemCalls.system.write(fd, bytes, max(1, count / 2))
+                },
+                truncate: { _, _ in -Int(EIO) }))
+        do {
+            try writer.write(Record(writer: 0, index: 100, size: 1_000))
+            Issue.record("the write must fail")
+        } catch let error as RecordFileError {
+            #expect(error.code == .writeFailedFileNotRestored)
+            #expect(error.offset == Int64(sizeBefore))
+            #expect(error.systemErrorNumber == EIO)
+        }
+        #expect(try fileSize(url) > sizeBefore, "half an element stays on disk")
+        writer.useSystemCalls(.system)
+        if reopen {
+            try writer.close()
+            writer = try BinaryFileEncoder<Record>(fileAt: url, encoder: BinaryEncoder(format: format))
+        }
+        let tail = Record(writer: 0, index: 5)
+        try writer.write(tail)
+        #expect(writer.repairs.map(\.range.lowerBound) == [Int64(sizeBefore)])
+        try writer.close()
+        let read = try BinaryFileDecoder<Record>(fileAt: url, decoder: BinaryDecoder(format: format)).readAll()
+        #expect(read == Self.head + [tail])
+    }
+
     /// Short writes are finished by further calls: the element is whole.
     @Test func shortWritesAreCompleted() throws {
         let url = temporaryRecordFile()

@@ -9,7 +9,8 @@ import Foundation
 #endif
 
 /// The system calls of a record file that tests replace: `write`, to fail part-way and check
-/// that a failed append leaves no partial element, and `sync`, to count or fail syncs.
+/// that a failed append leaves no partial element; `truncate`, to fail the cut-back after it; and
+/// `sync`, to count or fail syncs.
 ///
 /// Every call returns a count or zero on success and `-errno` on failure, so that a replacement
 /// never has to set the thread's `errno`.
@@ -18,6 +19,8 @@ package struct FileSystemCalls: Sendable {
     package var write: @Sendable (_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int
     /// Puts the file's data on stable storage.
     package var sync: @Sendable (_ fd: Int32) -> Int
+    /// Cuts the file to `length` bytes (after a failed write).
+    package var truncate: @Sendable (_ fd: Int32, _ length: Int64) -> Int
 
     /// The calls of the operating system.
     package static let system = FileSystemCalls(
@@ -30,15 +33,23 @@ package struct FileSystemCalls: Sendable {
             case .success: return 0
             case .failure(let error): return -Int(error.code)
             }
+        },
+        truncate: { fd, length in
+            switch FileDescriptor.truncate(fd, to: length) {
+            case .success: return 0
+            case .failure(let error): return -Int(error.code)
+            }
         })
 
     /// A set of calls; those not given are the system's.
     package init(
         write: (@Sendable (_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int)? = nil,
-        sync: (@Sendable (_ fd: Int32) -> Int)? = nil
+        sync: (@Sendable (_ fd: Int32) -> Int)? = nil,
+        truncate: (@Sendable (_ fd: Int32, _ length: Int64) -> Int)? = nil
     ) {
         self.write = write ?? FileSystemCalls.system.write
         self.sync = sync ?? FileSystemCalls.system.sync
+        self.truncate = truncate ?? FileSystemCalls.system.truncate
     }
 }
 

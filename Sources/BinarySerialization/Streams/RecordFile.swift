@@ -191,7 +191,9 @@ final class RecordFile: @unchecked Sendable {
         let failure = FileDescriptor.writeAll(data, to: fd, with: calls)
         guard let failure else { return }
         let error = SystemError(failure.errno)
-        if case .failure(let truncateError) = FileDescriptor.truncate(fd, to: start) {
+        let cut = calls.truncate(fd, start)
+        if cut < 0 {
+            let truncateError = SystemError(Int32(clamping: -cut))
             // `knownEnd` stays at `start`: the next append scans from there and cuts the partial element.
             throw RecordFileError(
                 .writeFailedFileNotRestored, url,
