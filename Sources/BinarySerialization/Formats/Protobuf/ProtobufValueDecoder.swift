@@ -1,0 +1,238 @@
+import Foundation
+import TreeCoding
+
+extension ProtobufDecodingContext {
+    /// A value of `type` from the occurrences of its field (empty: the field is absent, and the value
+    /// is the default: zero, empty, or a message of defaults).
+    func decode<T: Decodable>(_ type: T.Type, _ occurrences: [ProtobufFieldEntry], at location: ProtobufLocation)
+        throws -> T
+    {
+        if let leaf = T.self as? any ProtobufLeaf.Type {
+            return try decodeLeaf(leaf, occurrences, at: location, as: T.self)
+        }
+        if let hook = T.self as? any ProtobufDecodingHook.Type {
+            guard let value = try hook.decodeProtobuf(self, occurrences, at: location) as? T else {
+                throw location.typeMismatch(T.self, "internal error: a hook returned another type", offset: nil)
+            }
+            return value
+        }
+        let decoder = ProtobufValueDecoder(
+            context: self, source: .field(occurrences), location: try location.deeper(maximumDepth))
+        return try T(from: decoder)
+    }
+
+    /// A scalar: the last occurrence wins, as protobuf specifies for a field stored more than once.
+    func decodeLeaf<T>(
+        _ leafType: any ProtobufLeaf.Type, _ occurrences: [ProtobufFieldEntry], at location: ProtobufLocation,
+        as type: T.Type
+    ) throws -> T {
+        guard let scalar = leafType.protobufType else {
+            throw location.invalidAccess(
+                T.self, .unsupportedType("\(T.self)"),
+                "proto3 has no scalar type for \(T.self) (use Int32, UInt32, Int64 or UInt64)")
+        }
+        let leaf: BinaryValue
+        if let last = occurrences.last {
+            guard last.wireType == scalar.wireType else {
+                throw location.typeMismatch(
+                    T.self, "expected \(scalar) (wire type \(scalar.wireType)), found wire type \(last.wireType)",
+                    offset: last.tagStart)
+            }
+            leaf = try read(scalar, last.value, at: location)
+        } else {
+            leaf = scalar.defaultLeaf
+        }
+        return try value(leafType, leaf, at: location, offset: occurrences.last?.valueStart, as: T.self)
+    }
+
+    /// A scalar filling `range` (or, for a fixed-size or varint type, starting it).
+    func read(_ scalar: ProtobufScalarType, _ range: Range<Int>, at location: ProtobufLocation) throws -> BinaryValue {
+        var r = input.reader(range)
+        do {
+            return try scalar.read(&r)
+        } catch let error as WireFormatError {
+            throw location.decodingError(error)
+        }
+    }
+
+    func value<T>(
+        _ leafType: any ProtobufLeaf.Type, _ leaf: BinaryValue, at location: ProtobufLocation, offset: Int?,
+        as type: T.Type
+    ) throws -> T {
+        guard let value = leafType.init(protobufLeaf: leaf) as? T else {
+            throw location.typeMismatch(T.self, "\(leaf) does not fit \(T.self)", offset: offset)
+        }
+        return value
+    }
+
+    /// The elements of a repeated field: numeric scalars packed or not (both are accepted, even
+    /// mixed), anything else one element per occurrence.
+    func repeated<E: Decodable>(_ type: E.Type, _ occurrences: [ProtobufFieldEntry], at location: ProtobufLocation)
+        throws -> [E]
+    {
+        var out: [E] = []
+        if let leaf = E.self as? any ProtobufLeaf.Type, let scalar = leaf.protobufType, scalar.isPackable {
+            for occurrence in occurrences {
+                guard occurrence.wireType == .lengthDelimited else {
+                    out.append(try decodeLeaf(leaf, [occurrence], at: location.element(out.count), as: E.self))
+                    continue
+                }
+                var r = input.reader(occurrence.value)
+                while !r.isAtEnd {
+                    let elementLocation = location.element(out.count)
+                    let start = r.offset
+                    let element: BinaryValue
+                    do {
+                        element = try scalar.read(&r)
+                    } catch let error as WireFormatError {
+                        throw elementLocation.decodingError(error)
+                    }
+                    out.append(try value(leaf, element, at: elementLocation, offset: start, as: E.self))
+                }
+            }
+            return out
+        }
+        out.reserveCapacity(occurrences.count)
+        for occurrence in occurrences {
+            out.append(try decode(E.self, [occurrence], at: location.element(out.count)))
+        }
+        return out
+    }
+}
+
+/// Types the decoder reads without `init(from:)`: optionals, arrays, sets and dictionaries.
+protocol ProtobufDecodingHook {
+    static func decodeProtobuf(
+        _ context: ProtobufDecodingContext, _ occurrences: [ProtobufFieldEntry], at location: ProtobufLocation
+    ) throws -> Self
+}
+
+extension Optional: ProtobufDecodingHook where Wrapped: Decodable {
+    /// `nil` when the field is absent: a field with presence.
+    static func decodeProtobuf(
+        _ context: ProtobufDecodingContext, _ occurrences: [ProtobufFieldEntry], at location: ProtobufLocation
+    ) throws -> Self {
+        if occurrences.isEmpty { return nil }
+        return try context.decode(Wrapped.self, occurrences, at: location)
+    }
+}
+
+extension Array: ProtobufDecodingHook where Element: Decodable {
+    static func decodeProtobuf(
+        _ context: ProtobufDecodingContext, _ occurrences: [ProtobufFieldEntry], at location: ProtobufLocation
+    ) throws -> Self {
+        try context.repeated(Element.self, occurrences, at: location)
+    }
+}
+
+extension Set: ProtobufDecodingHook where Element: Decodable {
+    static func decodeProtobuf(
+        _ context: ProtobufDecodingContext, _ occurrences: [ProtobufFieldEntry], at location: ProtobufLocation
+    ) throws -> Self {
+        Set(try context.repeated(Element.self, occurrences, at: location))
+    }
+}
+
+extension Dictionary: ProtobufDecodingHook where Key: Decodable, Value: Decodable {
+    /// A map: each occurrence is an entry message, key in field 1 and value in field 2 (either may
+    /// be absent: the default); a key stored twice keeps its last value.
+    static func decodeProtobuf(
+        _ context: ProtobufDecodingContext, _ occurrences: [ProtobufFieldEntry], at location: ProtobufLocation
+    ) throws -> Self {
+        var result: Self = [:]
+        for (i, occurrence) in occurrences.enumerated() {
+            let entryLocation = try location.element(i).deeper(context.maximumDepth)
+            guard occurrence.wireType == .lengthDelimited else {
+                throw entryLocation.typeMismatch(
+                    Self.self, "expected a map entry (wire type length-delimited), found wire type \(occurrence.wireType)",
+                    offset: occurrence.tagStart)
+            }
+            let entry = try context.message([occurrence.value], at: entryLocation, records: false)
+            let keyLocation = ProtobufLocation(
+                codingPath: entryLocation.codingPath + [BinaryKey(stringValue: "key", intValue: 1)], steps: [],
+                depth: entryLocation.depth)
+            let key = try context.decode(Key.self, entry.occurrences(1), at: keyLocation)
+            var valueLocation = entryLocation
+            valueLocation.codingPath.append(BinaryKey(stringValue: "value", intValue: 2))
+            valueLocation.steps = location.steps + [.mapValue(key: context.mapKeyNode(key))]
+            result[key] = try context.decode(Value.self, entry.occurrences(2), at: valueLocation)
+        }
+        return result
+    }
+}
+
+extension ProtobufDecodingContext {
+    /// The tree node of a map key, which finds its entry in the tree; `.nil` when not recording.
+    func mapKeyNode(_ key: Any) -> BinaryValue {
+        guard recordsMessages, let encodable = key as? any Encodable else { return .nil }
+        let builder = ProtobufTreeBuilder(userInfo: userInfo, maximumDepth: maximumDepth)
+        return (try? builder.node(of: encodable, path: [], depth: 0)) ?? .nil
+    }
+}
+
+/// The `Decoder` handed to `init(from:)`: the top-level message, or the value of a field.
+final class ProtobufValueDecoder: Decoder {
+    enum Source {
+        case message(Range<Int>)
+        case field([ProtobufFieldEntry])
+    }
+
+    let context: ProtobufDecodingContext
+    let source: Source
+    let location: ProtobufLocation
+    var codingPath: [any CodingKey] { location.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
+
+    init(context: ProtobufDecodingContext, source: Source, location: ProtobufLocation) {
+        self.context = context
+        self.source = source
+        self.location = location
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let ranges: [Range<Int>]
+        switch source {
+        case .message(let range): ranges = [range]
+        case .field(let occurrences):
+            for occurrence in occurrences where occurrence.wireType != .lengthDelimited {
+                throw location.typeMismatch(
+                    Key.self, "expected a message (wire type length-delimited), found wire type \(occurrence.wireType)",
+                    offset: occurrence.tagStart)
+            }
+            ranges = occurrences.map(\.value)
+        }
+        let message = try context.message(ranges, at: location)
+        return KeyedDecodingContainer(ProtobufKeyedDecoder<Key>(context: context, message: message, location: location))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .field(let occurrences) = source else {
+            throw location.invalidAccess(
+                [Any].self, .invalidAccess("unkeyed container at the top level"), "the top level must be a message")
+        }
+        return ProtobufUnkeyedDecoder(context: context, occurrences: occurrences, location: location)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        guard case .field(let occurrences) = source else {
+            throw location.invalidAccess(
+                Any.self, .invalidAccess("single value at the top level"), "the top level must be a message")
+        }
+        return ProtobufSingleValueDecoder(context: context, occurrences: occurrences, location: location)
+    }
+}
+
+extension ProtobufLocation {
+    func superError() -> DecodingError {
+        invalidAccess(Any.self, .superNotSupported, "protocol buffers have no inheritance: superDecoder() is unsupported")
+    }
+
+    func fieldNumber(_ key: some CodingKey) throws -> Int {
+        guard let number = key.intValue else {
+            throw ProtobufLocation(codingPath: codingPath + [key], steps: steps, depth: depth).invalidAccess(
+                Any.self, .invalidAccess("the key \"\(key.stringValue)\" has no integer value"),
+                "the key \"\(key.stringValue)\" has no integer value: fields need Int coding keys")
+        }
+        return number
+    }
+}
