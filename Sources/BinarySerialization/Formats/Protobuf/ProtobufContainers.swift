@@ -96,8 +96,8 @@ struct ProtobufUnkeyedDecoder: UnkeyedDecodingContainer {
     private(set) var currentIndex = 0
     /// The next occurrence not yet read.
     private var position = 0
-    /// The rest of the packed run being read.
-    private var run: ByteReader?
+    /// The packed run being read, and the rest of its bytes.
+    private var run: (occurrence: ProtobufFieldEntry, reader: ByteReader)?
 
     init(context: ProtobufDecodingContext, occurrences: [ProtobufFieldEntry], location: ProtobufLocation) {
         self.context = context
@@ -110,7 +110,7 @@ struct ProtobufUnkeyedDecoder: UnkeyedDecodingContainer {
         occurrences.contains { $0.wireType == .lengthDelimited } ? nil : occurrences.count
     }
 
-    var isAtEnd: Bool { (run?.isAtEnd ?? true) && position >= occurrences.count }
+    var isAtEnd: Bool { (run?.reader.isAtEnd ?? true) && position >= occurrences.count }
 
     mutating func decodeNil() throws -> Bool {
         guard !isAtEnd else { throw atEnd(Any.self) }
@@ -119,25 +119,19 @@ struct ProtobufUnkeyedDecoder: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let elementLocation = location.element(currentIndex)
-        if let leaf = T.self as? any ProtobufLeaf.Type, let scalar = leaf.protobufType, scalar.isPackable {
-            while run?.isAtEnd ?? true {
+        if let scalar = ProtobufDecodingContext.packedScalarType(of: T.self) {
+            while run?.reader.isAtEnd ?? true {
                 guard position < occurrences.count else { throw atEnd(T.self) }
                 let occurrence = occurrences[position]
                 guard occurrence.wireType == .lengthDelimited else { break }
-                run = context.input.reader(occurrence.value)
+                run = (occurrence, context.input.reader(occurrence.value))
                 position += 1
             }
-            if var packed = run, !packed.isAtEnd {
-                let start = packed.offset
-                let element: BinaryValue
-                do {
-                    element = try scalar.read(&packed)
-                } catch let error as WireFormatError {
-                    throw elementLocation.decodingError(error)
-                }
+            if var packed = run, !packed.reader.isAtEnd {
+                let element = try context.packedElement(scalar, packed.occurrence, &packed.reader, at: elementLocation)
                 run = packed
                 currentIndex += 1
-                return try context.value(leaf, element, at: elementLocation, offset: start, as: T.self)
+                return try context.decode(T.self, [element], at: elementLocation)
             }
         }
         guard position < occurrences.count else { throw atEnd(T.self) }

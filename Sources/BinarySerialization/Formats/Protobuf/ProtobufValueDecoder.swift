@@ -65,39 +65,56 @@ extension ProtobufDecodingContext {
         return value
     }
 
-    /// The elements of a repeated field: numeric scalars packed or not (both are accepted, even
-    /// mixed), anything else one element per occurrence.
+    /// The elements of a repeated field: numeric scalars (and enums of them) packed or not (both
+    /// are accepted, even mixed), anything else one element per occurrence.
     func repeated<E: Decodable>(_ type: E.Type, _ occurrences: [ProtobufFieldEntry], at location: ProtobufLocation)
         throws -> [E]
     {
         var out: [E] = []
-        if let leaf = E.self as? any ProtobufLeaf.Type, let scalar = leaf.protobufType, scalar.isPackable {
-            for occurrence in occurrences {
-                guard occurrence.wireType == .lengthDelimited else {
-                    out.append(try decodeLeaf(leaf, [occurrence], at: location.element(out.count), as: E.self))
-                    continue
-                }
-                var r = input.reader(occurrence.value)
-                while !r.isAtEnd {
-                    let elementLocation = location.element(out.count)
-                    let start = r.offset
-                    let element: BinaryValue
-                    do {
-                        element = try scalar.read(&r)
-                    } catch let error as WireFormatError {
-                        throw elementLocation.decodingError(error)
-                    }
-                    out.append(try value(leaf, element, at: elementLocation, offset: start, as: E.self))
-                }
-            }
-            return out
-        }
         out.reserveCapacity(occurrences.count)
+        let packed = Self.packedScalarType(of: E.self)
         for occurrence in occurrences {
-            out.append(try decode(E.self, [occurrence], at: location.element(out.count)))
+            guard let scalar = packed, occurrence.wireType == .lengthDelimited else {
+                out.append(try decode(E.self, [occurrence], at: location.element(out.count)))
+                continue
+            }
+            var r = input.reader(occurrence.value)
+            while !r.isAtEnd {
+                let element = try packedElement(scalar, occurrence, &r, at: location.element(out.count))
+                out.append(try decode(E.self, [element], at: location.element(out.count)))
+            }
         }
         return out
     }
+
+    /// The next element of a packed run at `r`, as an occurrence of its own: its bytes are checked
+    /// here, and the element's type reads them as it would read a field.
+    func packedElement(
+        _ scalar: ProtobufScalarType, _ run: ProtobufFieldEntry, _ r: inout ByteReader, at location: ProtobufLocation
+    ) throws -> ProtobufFieldEntry {
+        let start = r.offset
+        do {
+            _ = try scalar.read(&r)
+        } catch let error as WireFormatError {
+            throw location.decodingError(error)
+        }
+        return ProtobufFieldEntry(
+            number: run.number, wireType: scalar.wireType, tagStart: start, valueStart: start, end: r.offset)
+    }
+
+    /// The scalar type of a repeated field of `type` that may be packed: a numeric scalar, or a
+    /// `RawRepresentable` (an enum) of one; `nil` for strings, bytes and messages.
+    static func packedScalarType(of type: Any.Type) -> ProtobufScalarType? {
+        if let leaf = type as? any ProtobufLeaf.Type {
+            return leaf.protobufType.flatMap { $0.isPackable ? $0 : nil }
+        }
+        if let raw = type as? any RawRepresentable.Type {
+            return packedScalarType(of: rawValueType(raw))
+        }
+        return nil
+    }
+
+    private static func rawValueType<R: RawRepresentable>(_ type: R.Type) -> Any.Type { R.RawValue.self }
 }
 
 /// Types the decoder reads without `init(from:)`: optionals, arrays, sets and dictionaries.
