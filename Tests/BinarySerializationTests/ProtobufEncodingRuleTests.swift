@@ -34,7 +34,8 @@ import Testing
         #expect(nilElement?.1 == "1.0")  // an optional element, even a present one
         #expect(protobufEncodingFailure(PB1<[[Int32]]>([[1]]))?.0 == .unsupportedType("unkeyed"))
         #expect(protobufEncodingFailure(PBOptional<Int32?>(value: .some(nil)))?.0 == .nilValuesNotSupported)
-        #expect(protobufEncodingFailure(PBOptional<[Int32]>(value: [1]))?.0 == .unsupportedType("Optional<Array<Int32>>"))
+        #expect(
+            protobufEncodingFailure(PBOptional<[Int32]>(value: [1]))?.0 == .unsupportedType("Optional<Array<Int32>>"))
         #expect(protobufEncodingFailure(PB1(["a": Int32?.none]))?.0 == .nilValuesNotSupported)
     }
 
@@ -98,9 +99,15 @@ import Testing
         #expect(throws: EncodingError.self) { try encoder.encode(tree: .keyed(KeyedFields([(1, .int8(1))]))) }
         #expect(throws: EncodingError.self) { try encoder.encode(tree: .int32(1)) }
         // An unknown field must be whole fields numbered as its key.
-        #expect(throws: EncodingError.self) { try encoder.encode(tree: .keyed(KeyedFields([(2, .unknown(Data([0x08, 0x01])))]))) }
-        #expect(throws: EncodingError.self) { try encoder.encode(tree: .keyed(KeyedFields([(1, .unknown(Data([0x08])))]))) }
-        #expect(throws: Never.self) { try encoder.encode(tree: .keyed(KeyedFields([(1, .unknown(Data([0x08, 0x01])))]))) }
+        #expect(throws: EncodingError.self) {
+            try encoder.encode(tree: .keyed(KeyedFields([(2, .unknown(Data([0x08, 0x01])))])))
+        }
+        #expect(throws: EncodingError.self) {
+            try encoder.encode(tree: .keyed(KeyedFields([(1, .unknown(Data([0x08])))])))
+        }
+        #expect(throws: Never.self) {
+            try encoder.encode(tree: .keyed(KeyedFields([(1, .unknown(Data([0x08, 0x01])))])))
+        }
     }
 }
 

@@ -104,7 +104,9 @@ import Testing
     @Test func repeatedNumbersAreReadPackedOrNot() {
         expectProtobufDecodes("08 03 08 8e 02", as: PB1<[Int32]>([3, 270]))
         expectProtobufDecodes("08 03 0a 02 8e 02 08 01", as: PB1<[Int32]>([3, 270, 1]))
-        expectProtobufDecodes("0d 01 00 00 00 0a 04 02 00 00 00", as: PB1([FixedSizeEncoded(wrappedValue: UInt32(1)), .init(wrappedValue: 2)]))
+        expectProtobufDecodes(
+            "0d 01 00 00 00 0a 04 02 00 00 00",
+            as: PB1([FixedSizeEncoded(wrappedValue: UInt32(1)), .init(wrappedValue: 2)]))
         expectProtobufDecodes("0a 00", as: PB1<[Int32]>([]))  // an empty packed run
     }
 

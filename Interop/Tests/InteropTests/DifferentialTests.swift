@@ -23,7 +23,8 @@ import Testing
             let ours = try encoder.encode(value)
             let parsed = try Interop_Everything(serializedBytes: ours)
             guard parsed == expected else {
-                Issue.record("seed \(Self.seed), message \(messages): swift-protobuf parsed \(parsed), expected \(expected)")
+                Issue.record(
+                    "seed \(Self.seed), message \(messages): swift-protobuf parsed \(parsed), expected \(expected)")
                 return
             }
             // swift-protobuf's bytes, decoded by us, give the value back (defaults included).

@@ -27,16 +27,34 @@ import Testing
     @Test func scalarTypes() throws {
         try Self.check(Everything())  // all defaults: only the three message fields, empty
         for v in [Int32(1), -1, .min, .max, 150] {
-            try Self.check(Self.scalars { $0.i32 = v; $0.s32 = v; $0.sf32 = v })
+            try Self.check(
+                Self.scalars {
+                    $0.i32 = v
+                    $0.s32 = v
+                    $0.sf32 = v
+                })
         }
         for v in [Int64(1), -1, .min, .max, 1 << 40] {
-            try Self.check(Self.scalars { $0.i64 = v; $0.s64 = v; $0.sf64 = v })
+            try Self.check(
+                Self.scalars {
+                    $0.i64 = v
+                    $0.s64 = v
+                    $0.sf64 = v
+                })
         }
         for v in [UInt32(1), .max, 300] {
-            try Self.check(Self.scalars { $0.u32 = v; $0.f32 = v })
+            try Self.check(
+                Self.scalars {
+                    $0.u32 = v
+                    $0.f32 = v
+                })
         }
         for v in [UInt64(1), .max, 1 << 63] {
-            try Self.check(Self.scalars { $0.u64 = v; $0.f64 = v })
+            try Self.check(
+                Self.scalars {
+                    $0.u64 = v
+                    $0.f64 = v
+                })
         }
         try Self.check(Self.scalars { $0.flag = true })
         for v in [Float(1), -0.0, .infinity, .leastNonzeroMagnitude] {
@@ -76,7 +94,9 @@ import Testing
 
         e = Everything(inner: Inner(), optI32: 0, optText: "")  // presence: written at the default
         try Self.check(e)
-        for choice in [Choice.choiceI64(0), .choiceText(""), .choiceInner(Inner()), .choiceS32(.init(wrappedValue: -1))] {
+        for choice in [
+            Choice.choiceI64(0), .choiceText(""), .choiceInner(Inner()), .choiceS32(.init(wrappedValue: -1)),
+        ] {
             try Self.check(Everything(choice: choice))  // a oneof member that is set is written
         }
         var parent = Everything(optI32: 1)

@@ -42,7 +42,8 @@ struct RandomValues {
         switch rng.next() % 6 {
         case 0: return 0
         case 1: return -0.0
-        case 2: return [Float.infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude][Int(rng.next() % 4)]
+        case 2:
+            return [Float.infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude][Int(rng.next() % 4)]
         default:
             let f = Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()))
             return f.isNaN ? 1.5 : f  // NaN is never equal to itself
@@ -54,7 +55,8 @@ struct RandomValues {
         switch rng.next() % 6 {
         case 0: return 0
         case 1: return -0.0
-        case 2: return [Double.infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude][Int(rng.next() % 4)]
+        case 2:
+            return [Double.infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude][Int(rng.next() % 4)]
         default:
             let d = Double(bitPattern: rng.next())
             return d.isNaN ? -2.25 : d

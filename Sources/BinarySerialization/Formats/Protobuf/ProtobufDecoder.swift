@@ -75,7 +75,8 @@ public struct ProtobufDecoder: Sendable {
         let context = ProtobufDecodingContext(
             input: input, userInfo: userInfo, maximumDepth: maximumDepth, recordsMessages: recording)
         let location = ProtobufLocation.root
-        if T.self is any ProtobufLeaf.Type || T.self is any ProtobufDecodingHook.Type || T.self is any ProtobufOneOf.Type
+        if T.self is any ProtobufLeaf.Type || T.self is any ProtobufDecodingHook.Type
+            || T.self is any ProtobufOneOf.Type
         {
             throw location.invalidAccess(
                 T.self, .invalidAccess("\(T.self) at the top level"), "the top level must be a message, not \(T.self)")

@@ -90,7 +90,8 @@ struct ProtobufLocation {
     }
 
     func invalidAccess(_ type: Any.Type, _ code: ProtobufDecodingError, _ message: String) -> DecodingError {
-        .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "Protobuf: \(message)", underlyingError: code))
+        .typeMismatch(
+            type, .init(codingPath: codingPath, debugDescription: "Protobuf: \(message)", underlyingError: code))
     }
 }
 

@@ -190,7 +190,9 @@ struct ProtobufKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
         guard let value else { return }
         if value is any ProtobufOneOf { return try encodeOneOf(value, forKey: key) }
-        storage.set(BinaryKey(key), .node(try encoder.builder.node(of: Optional(value), path: codingPath + [key], depth: encoder.depth)))
+        storage.set(
+            BinaryKey(key),
+            .node(try encoder.builder.node(of: Optional(value), path: codingPath + [key], depth: encoder.depth)))
     }
 
     /// The member of a oneof: a field of this message, under the case's key; the enum's own key is

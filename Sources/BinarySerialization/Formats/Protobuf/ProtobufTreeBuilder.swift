@@ -106,7 +106,6 @@ extension VariableLengthEncoded: ProtobufEncodingHook {}
 extension ZigZagEncoded: ProtobufEncodingHook {}
 extension SignedValue: ProtobufEncodingHook {}
 
-
 extension Optional: ProtobufEncodingHook where Wrapped: Encodable {
     /// A field with presence: `.optional(nil)` or `.optional(node)`, the node a scalar or message.
     func protobufNode(_ builder: ProtobufTreeBuilder, path: [any CodingKey], depth: Int) throws -> BinaryValue {
@@ -236,7 +235,11 @@ extension Dictionary: ProtobufEncodingHook where Key: Encodable, Value: Encodabl
         return .unkeyed(
             entries.map { entry in
                 // Both fields are written whatever their value, as protobuf's own writers do.
-                .keyed(KeyedFields([(BinaryKey(intValue: 1), .optional(entry.key)), (BinaryKey(intValue: 2), .optional(entry.value))]))
+                .keyed(
+                    KeyedFields([
+                        (BinaryKey(intValue: 1), .optional(entry.key)),
+                        (BinaryKey(intValue: 2), .optional(entry.value)),
+                    ]))
             })
     }
 }

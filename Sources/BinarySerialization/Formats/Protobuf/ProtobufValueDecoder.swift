@@ -161,7 +161,8 @@ extension Dictionary: ProtobufDecodingHook where Key: Decodable, Value: Decodabl
             let entryLocation = try location.element(i).deeper(context.maximumDepth)
             guard occurrence.wireType == .lengthDelimited else {
                 throw entryLocation.typeMismatch(
-                    Self.self, "expected a map entry (wire type length-delimited), found wire type \(occurrence.wireType)",
+                    Self.self,
+                    "expected a map entry (wire type length-delimited), found wire type \(occurrence.wireType)",
                     offset: occurrence.tagStart)
             }
             let entry = try context.message([occurrence.value], at: entryLocation, records: false)
@@ -241,7 +242,8 @@ final class ProtobufValueDecoder: Decoder {
 
 extension ProtobufLocation {
     func superError() -> DecodingError {
-        invalidAccess(Any.self, .superNotSupported, "protocol buffers have no inheritance: superDecoder() is unsupported")
+        invalidAccess(
+            Any.self, .superNotSupported, "protocol buffers have no inheritance: superDecoder() is unsupported")
     }
 
     func fieldNumber(_ key: some CodingKey) throws -> Int {

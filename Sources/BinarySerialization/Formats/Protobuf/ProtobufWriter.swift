@@ -125,7 +125,8 @@ private struct Sizer {
     static func scalarSize(_ number: Int, _ wire: ProtobufLeafWire) -> Int {
         let tag = ProtobufWire.varintSize(ProtobufWire.tag(number, wire.wireType))
         let payload = wire.payloadSize
-        return wire.wireType == .lengthDelimited ? tag + ProtobufWire.varintSize(UInt64(payload)) + payload : tag + payload
+        return wire.wireType == .lengthDelimited
+            ? tag + ProtobufWire.varintSize(UInt64(payload)) + payload : tag + payload
     }
 
     mutating func messageField(_ number: Int, _ fields: KeyedFields, depth: Int) throws -> Int {
