@@ -49,7 +49,7 @@ public struct ProtobufDecoder: Sendable {
     /// makes it), with the fields `type` does not know kept as `.unknown` nodes under their field
     /// numbers: `ProtobufEncoder().encode(tree:)` of it writes them back.
     ///
-    /// - Throws: `DecodingError` as ``decode(_:from:)-(_,Data)``; `EncodingError` if the value read has no
+    /// - Throws: `DecodingError` as `decode(_:from:)`; `EncodingError` if the value read has no
     ///   protobuf tree.
     public func decodeTree<T: Codable>(_ type: T.Type, from data: Data) throws -> BinaryValue {
         let (value, context) = try data.withUnsafeBytes { try run(type, ProtobufInput($0), recording: true) }
@@ -62,7 +62,7 @@ public struct ProtobufDecoder: Sendable {
     /// decode to.
     ///
     /// - Throws: `EncodingError` if the tree breaks a proto3 rule, `DecodingError` as
-    ///   ``decode(_:from:)-(_,Data)``.
+    ///   `decode(_:from:)`.
     public func decode<T: Decodable>(_ type: T.Type, fromTree tree: BinaryValue) throws -> T {
         var encoder = ProtobufEncoder()
         encoder.maximumDepth = maximumDepth
