@@ -15,6 +15,13 @@ let package = Package(
         .target(
             name: "InteropMessages",
             dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+        // ProtobufEncoder/ProtobufDecoder against swift-protobuf on the Benchmarks/ payloads.
+        .executableTarget(
+            name: "InteropBench",
+            dependencies: [
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "BinarySerialization", package: "TreeCodable"),
+            ]),
         .testTarget(
             name: "InteropTests",
             dependencies: [

@@ -30,7 +30,7 @@ final class ProtobufDecodingContext {
         } catch let error as WireFormatError {
             throw location.decodingError(error)
         }
-        let message = ProtobufMessage(entries)
+        let message = ProtobufMessage(entries, tracksReads: recordsMessages && records)
         if recordsMessages, records { messages.append((location.steps, message)) }
         return message
     }
@@ -96,30 +96,33 @@ struct ProtobufLocation {
 }
 
 /// The fields of one message, with the numbers a type asked for (the others are unknown to it).
+///
+/// Fields are found by a linear scan: a type asks for each of its keys once, and a message's
+/// fields are few; an index would cost more to build than the scans it saves.
 final class ProtobufMessage {
     let entries: [ProtobufFieldEntry]
-    private var byNumber: [Int: [Int]] = [:]
-    /// Field numbers in the order they first appear.
-    let numbers: [Int]
+    /// Whether the numbers asked for are kept (for `decodeTree`).
+    private let tracksReads: Bool
     private(set) var read: Set<Int> = []
 
-    init(_ entries: [ProtobufFieldEntry]) {
+    init(_ entries: [ProtobufFieldEntry], tracksReads: Bool) {
         self.entries = entries
-        var numbers: [Int] = []
-        for (i, entry) in entries.enumerated() {
-            if byNumber[entry.number, default: []].isEmpty { numbers.append(entry.number) }
-            byNumber[entry.number, default: []].append(i)
-        }
-        self.numbers = numbers
+        self.tracksReads = tracksReads
+    }
+
+    /// Field numbers in the order they first appear.
+    var numbers: [Int] {
+        var seen: Set<Int> = []
+        return entries.compactMap { seen.insert($0.number).inserted ? $0.number : nil }
     }
 
     /// The occurrences of field `number`, in order (empty when absent); marks the field read.
     func occurrences(_ number: Int) -> [ProtobufFieldEntry] {
-        read.insert(number)
-        return (byNumber[number] ?? []).map { entries[$0] }
+        if tracksReads { read.insert(number) }
+        return entries.filter { $0.number == number }
     }
 
-    func contains(_ number: Int) -> Bool { byNumber[number] != nil }
+    func contains(_ number: Int) -> Bool { entries.contains { $0.number == number } }
 
     /// The entries of fields no type asked for, in order.
     var unread: [ProtobufFieldEntry] { entries.filter { !read.contains($0.number) } }

@@ -196,7 +196,23 @@ extension ProtobufTreeBuilder {
 
 extension Array: ProtobufEncodingHook where Element: Encodable {
     func protobufNode(_ builder: ProtobufTreeBuilder, path: [any CodingKey], depth: Int) throws -> BinaryValue {
-        try repeatedNode(self, builder, path: path, depth: depth)
+        if let leaf = Element.self as? any ProtobufLeaf.Type, let leaves = Self.leaves(self, leaf) {
+            return .unkeyed(leaves)
+        }
+        return try repeatedNode(self, builder, path: path, depth: depth)
+    }
+
+    /// The leaves of an array of scalars, made in one loop for the element type; `nil` when an
+    /// element has no proto type (the element-by-element path reports it).
+    private static func leaves<L: ProtobufLeaf>(_ elements: Self, _ type: L.Type) -> [BinaryValue]? {
+        guard L.protobufType != nil, let typed = elements as? [L] else { return nil }
+        var out: [BinaryValue] = []
+        out.reserveCapacity(typed.count)
+        for element in typed {
+            guard let leaf = element.protobufLeaf else { return nil }
+            out.append(leaf)
+        }
+        return out
     }
 }
 

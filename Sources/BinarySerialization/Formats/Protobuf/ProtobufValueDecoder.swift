@@ -70,6 +70,11 @@ extension ProtobufDecodingContext {
     func repeated<E: Decodable>(_ type: E.Type, _ occurrences: [ProtobufFieldEntry], at location: ProtobufLocation)
         throws -> [E]
     {
+        if let leaf = E.self as? any ProtobufLeaf.Type, let scalar = leaf.protobufType,
+            let elements = try leaves(leaf, scalar, occurrences, at: location) as? [E]
+        {
+            return elements
+        }
         var out: [E] = []
         out.reserveCapacity(occurrences.count)
         let packed = Self.packedScalarType(of: E.self)
@@ -85,6 +90,51 @@ extension ProtobufDecodingContext {
             }
         }
         return out
+    }
+
+    /// The elements of a repeated scalar field, read in one loop for the element type.
+    private func leaves<L: ProtobufLeaf>(
+        _ type: L.Type, _ scalar: ProtobufScalarType, _ occurrences: [ProtobufFieldEntry],
+        at location: ProtobufLocation
+    ) throws -> [L] {
+        var out: [L] = []
+        out.reserveCapacity(occurrences.count)
+        for occurrence in occurrences {
+            if scalar.isPackable, occurrence.wireType == .lengthDelimited {
+                var r = input.reader(occurrence.value)
+                while !r.isAtEnd {
+                    let start = r.offset
+                    out.append(try element(L.self, scalar, &r, at: location.element(out.count), offset: start))
+                }
+                continue
+            }
+            guard occurrence.wireType == scalar.wireType else {
+                throw location.element(out.count).typeMismatch(
+                    L.self, "expected \(scalar) (wire type \(scalar.wireType)), found wire type \(occurrence.wireType)",
+                    offset: occurrence.tagStart)
+            }
+            var r = input.reader(occurrence.value)
+            out.append(try element(L.self, scalar, &r, at: location.element(out.count), offset: occurrence.valueStart))
+        }
+        return out
+    }
+
+    /// One scalar element at `r`. (`location` is only made into an error on the error path.)
+    @inline(__always)
+    private func element<L: ProtobufLeaf>(
+        _ type: L.Type, _ scalar: ProtobufScalarType, _ r: inout ByteReader, at location: @autoclosure () -> ProtobufLocation,
+        offset: Int
+    ) throws -> L {
+        let leaf: BinaryValue
+        do {
+            leaf = try scalar.read(&r)
+        } catch let error as WireFormatError {
+            throw location().decodingError(error)
+        }
+        guard let value = L(protobufLeaf: leaf) else {
+            throw location().typeMismatch(L.self, "\(leaf) does not fit \(L.self)", offset: offset)
+        }
+        return value
     }
 
     /// The next element of a packed run at `r`, as an occurrence of its own: its bytes are checked
