@@ -179,7 +179,9 @@ func compare<V: Codable & Equatable, M: SwiftProtobuf.Message & Equatable>(
             + String(format: "%.2f×", ourDecode / theirDecode) + " |")
 }
 
-print("| payload | bytes (ours / theirs) | encode ours | encode swift-protobuf | ratio | decode ours | decode swift-protobuf | ratio |")
+print(
+    "| payload | bytes (ours / theirs) | encode ours | encode swift-protobuf | ratio | decode ours | decode swift-protobuf | ratio |"
+)
 print("|---|---|---|---|---|---|---|---|")
 let message = Message(sender: "Alice Wonderland", isRead: false, unreadCount: 42)
 try compare("P1i message", message, message.proto)

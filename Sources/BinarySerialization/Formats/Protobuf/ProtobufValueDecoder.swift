@@ -122,7 +122,8 @@ extension ProtobufDecodingContext {
     /// One scalar element at `r`. (`location` is only made into an error on the error path.)
     @inline(__always)
     private func element<L: ProtobufLeaf>(
-        _ type: L.Type, _ scalar: ProtobufScalarType, _ r: inout ByteReader, at location: @autoclosure () -> ProtobufLocation,
+        _ type: L.Type, _ scalar: ProtobufScalarType, _ r: inout ByteReader,
+        at location: @autoclosure () -> ProtobufLocation,
         offset: Int
     ) throws -> L {
         let leaf: BinaryValue
