@@ -32,7 +32,7 @@ import Testing
         let nilElement = protobufEncodingFailure(PB1<[Int32?]>([1, nil]))
         #expect(nilElement?.0 == .nilValuesNotSupported)
         #expect(nilElement?.1 == "1.0")  // an optional element, even a present one
-        #expect(protobufEncodingFailure(PB1<[[Int32]]>([[1]]))?.0 == .unsupportedType("unkeyed"))
+        #expect(protobufEncodingFailure(PB1<[[Int32]]>([[1]]))?.0 == .unsupportedType("[Int32]"))
         #expect(protobufEncodingFailure(PBOptional<Int32?>(value: .some(nil)))?.0 == .nilValuesNotSupported)
         #expect(
             protobufEncodingFailure(PBOptional<[Int32]>(value: [1]))?.0 == .unsupportedType("Optional<Array<Int32>>"))
@@ -92,12 +92,19 @@ import Testing
         #expect(protobufEncodingFailure(value)?.0 == .unsupportedType("nesting"))
     }
 
-    @Test func handMadeTreesFollowTheRules() {
+    @Test func handMadeTreesFollowTheRules() throws {
         let encoder = ProtobufEncoder()
         #expect(throws: EncodingError.self) { try encoder.encode(tree: ["name": "x"]) }
         #expect(throws: EncodingError.self) { try encoder.encode(tree: .keyed(KeyedFields([(1, .nil)]))) }
         #expect(throws: EncodingError.self) { try encoder.encode(tree: .keyed(KeyedFields([(1, .int8(1))]))) }
         #expect(throws: EncodingError.self) { try encoder.encode(tree: .int32(1)) }
+        #expect(throws: EncodingError.self) {
+            try encoder.encode(tree: .keyed(KeyedFields([(1, .packed(.uint8([1])))])))
+        }
+        #expect(
+            try encoder.encode(tree: .keyed(KeyedFields([(1, .packed(.int([-1, 2])))])))
+                == Data(bytes("0a 0b ff ff ff ff ff ff ff ff ff 01 02")))
+        #expect(try encoder.encode(tree: .keyed(KeyedFields([(1, .packed(.double([])))]))) == Data())
         // An unknown field must be whole fields numbered as its key.
         #expect(throws: EncodingError.self) {
             try encoder.encode(tree: .keyed(KeyedFields([(2, .unknown(Data([0x08, 0x01])))])))

@@ -9,7 +9,8 @@ import TreeCoding
 /// - a message is `.keyed`, its keys the field numbers;
 /// - a scalar is a leaf (see ``ProtobufScalarType`` for integers);
 /// - `.optional(x)` is a field with presence: written when set, even to the default; `nil` omitted;
-/// - a repeated field is `.unkeyed` (numeric elements packed when written);
+/// - a repeated field is `.unkeyed` (numeric elements packed when written), or `.packed` for an
+///   array of plain numbers (each element the plain proto type of its Swift type);
 /// - a map is `.unkeyed` of entry messages `[1: key, 2: value]`, sorted by key, both fields present;
 /// - a oneof member is an `.optional` field of the enclosing message;
 /// - `.unknown(bytes)` is a whole field (tag and value) that the decoding type did not know.
@@ -115,7 +116,7 @@ extension Optional: ProtobufEncodingHook where Wrapped: Encodable {
         case .optional:
             throw ProtobufTreeBuilder.error(
                 self as Any, path, .nilValuesNotSupported, "an optional of an optional has no proto3 form")
-        case .unkeyed:
+        case .unkeyed, .packed:
             throw ProtobufTreeBuilder.error(
                 self as Any, path, .unsupportedType("\(Self.self)"),
                 "a repeated field or map has no presence in proto3: it cannot be optional")
@@ -196,10 +197,28 @@ extension ProtobufTreeBuilder {
 
 extension Array: ProtobufEncodingHook where Element: Encodable {
     func protobufNode(_ builder: ProtobufTreeBuilder, path: [any CodingKey], depth: Int) throws -> BinaryValue {
+        if let packed = Self.packed(self) { return .packed(packed) }
         if let leaf = Element.self as? any ProtobufLeaf.Type, let leaves = Self.leaves(self, leaf) {
             return .unkeyed(leaves)
         }
         return try repeatedNode(self, builder, path: path, depth: depth)
+    }
+
+    /// An array of plain numbers as one unboxed node (the plain proto type of its element: `int32`,
+    /// `int64` for `Int`, `uint64` for `UInt`...); `nil` for other elements.
+    private static func packed(_ elements: Self) -> PackedArray? {
+        switch elements {
+        case let a as [Bool]: return .bool(a)
+        case let a as [Int32]: return .int32(a)
+        case let a as [Int64]: return .int64(a)
+        case let a as [Int]: return .int(a)
+        case let a as [UInt32]: return .uint32(a)
+        case let a as [UInt64]: return .uint64(a)
+        case let a as [UInt]: return .uint(a)
+        case let a as [Float]: return .float(a)
+        case let a as [Double]: return .double(a)
+        default: return nil
+        }
     }
 
     /// The leaves of an array of scalars, made in one loop for the element type; `nil` when an

@@ -70,6 +70,7 @@ extension ProtobufDecodingContext {
     func repeated<E: Decodable>(_ type: E.Type, _ occurrences: [ProtobufFieldEntry], at location: ProtobufLocation)
         throws -> [E]
     {
+        if let elements = try plainNumbers(E.self, occurrences, at: location) { return elements }
         if let leaf = E.self as? any ProtobufLeaf.Type, let scalar = leaf.protobufType,
             let elements = try leaves(leaf, scalar, occurrences, at: location) as? [E]
         {
@@ -87,6 +88,83 @@ extension ProtobufDecodingContext {
             while !r.isAtEnd {
                 let element = try packedElement(scalar, occurrence, &r, at: location.element(out.count))
                 out.append(try decode(E.self, [element], at: location.element(out.count)))
+            }
+        }
+        return out
+    }
+
+    /// A repeated field of plain numbers (`[Double]`, `[Int32]`, `[Bool]`...), read without a leaf
+    /// per element; `nil` for other element types.
+    private func plainNumbers<E>(_ type: E.Type, _ occurrences: [ProtobufFieldEntry], at location: ProtobufLocation)
+        throws -> [E]?
+    {
+        switch E.self {
+        case is Double.Type:
+            return try numbers(occurrences, .double, at: location) {
+                Double(bitPattern: try $0.littleEndian(UInt64.self))
+            }
+                as? [E]
+        case is Float.Type:
+            return try numbers(occurrences, .float, at: location) {
+                Float(bitPattern: try $0.littleEndian(UInt32.self))
+            }
+                as? [E]
+        case is Bool.Type:
+            return try numbers(occurrences, .bool, at: location) { try $0.protobufVarint() != 0 } as? [E]
+        case is Int32.Type:
+            return try numbers(occurrences, .int32, at: location) { Int32(truncatingIfNeeded: try $0.protobufVarint()) }
+                as? [E]
+        case is Int64.Type:
+            return try numbers(occurrences, .int64, at: location) { Int64(bitPattern: try $0.protobufVarint()) } as? [E]
+        case is Int.Type where Int.bitWidth == 64:
+            return try numbers(occurrences, .int64, at: location) { Int(truncatingIfNeeded: try $0.protobufVarint()) }
+                as? [E]
+        case is UInt32.Type:
+            return try numbers(occurrences, .uint32, at: location) {
+                UInt32(truncatingIfNeeded: try $0.protobufVarint())
+            }
+                as? [E]
+        case is UInt64.Type:
+            return try numbers(occurrences, .uint64, at: location) { try $0.protobufVarint() } as? [E]
+        case is UInt.Type where UInt.bitWidth == 64:
+            return try numbers(occurrences, .uint64, at: location) { UInt(truncatingIfNeeded: try $0.protobufVarint()) }
+                as? [E]
+        default:
+            return nil
+        }
+    }
+
+    /// The numbers of a repeated field of `scalar`, packed or not, each read by `read`.
+    @inline(__always)
+    private func numbers<T>(
+        _ occurrences: [ProtobufFieldEntry], _ scalar: ProtobufScalarType, at location: ProtobufLocation,
+        _ read: (inout ByteReader) throws -> T
+    ) throws -> [T] {
+        var out: [T] = []
+        for occurrence in occurrences {
+            var r = input.reader(occurrence.value)
+            if occurrence.wireType == .lengthDelimited {
+                if scalar.wireType == .fixed64 { out.reserveCapacity(out.count + r.remaining / 8) }
+                if scalar.wireType == .fixed32 { out.reserveCapacity(out.count + r.remaining / 4) }
+                while !r.isAtEnd {
+                    do {
+                        out.append(try read(&r))
+                    } catch let error as WireFormatError {
+                        throw location.element(out.count).decodingError(error)
+                    }
+                }
+                continue
+            }
+            guard occurrence.wireType == scalar.wireType else {
+                throw location.element(out.count).typeMismatch(
+                    T.self,
+                    "expected \(scalar) (wire type \(scalar.wireType)), found wire type \(occurrence.wireType)",
+                    offset: occurrence.tagStart)
+            }
+            do {
+                out.append(try read(&r))
+            } catch let error as WireFormatError {
+                throw location.element(out.count).decodingError(error)
             }
         }
         return out

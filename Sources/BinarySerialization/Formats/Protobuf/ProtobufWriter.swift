@@ -139,6 +139,13 @@ private struct Sizer {
     }
 
     mutating func repeated(_ number: Int, _ value: BinaryValue, depth: Int) throws -> Int {
+        if case .packed(let array) = value {
+            let payload = try Self.payloadSize(array)
+            guard payload > 0 else { return 0 }
+            sizes.append(payload)
+            return ProtobufWire.varintSize(ProtobufWire.tag(number, .lengthDelimited))
+                + ProtobufWire.varintSize(UInt64(payload)) + payload
+        }
         guard let (elements, packed) = ProtobufWriter.elements(of: value), let first = elements.first else { return 0 }
         var total = 0
         for (i, element) in elements.enumerated() {
@@ -160,6 +167,27 @@ private struct Sizer {
         sizes.append(total)
         return ProtobufWire.varintSize(ProtobufWire.tag(number, .lengthDelimited))
             + ProtobufWire.varintSize(UInt64(total)) + total
+    }
+}
+
+extension Sizer {
+    /// The packed payload of an unboxed array of plain numbers.
+    static func payloadSize(_ array: PackedArray) throws -> Int {
+        switch array {
+        case .bool(let a): return a.count
+        case .int32(let a): return a.reduce(0) { $0 + ProtobufWire.varintSize(UInt64(bitPattern: Int64($1))) }
+        case .int64(let a): return a.reduce(0) { $0 + ProtobufWire.varintSize(UInt64(bitPattern: $1)) }
+        case .int(let a): return a.reduce(0) { $0 + ProtobufWire.varintSize(UInt64(bitPattern: Int64($1))) }
+        case .uint32(let a): return a.reduce(0) { $0 + ProtobufWire.varintSize(UInt64($1)) }
+        case .uint64(let a): return a.reduce(0) { $0 + ProtobufWire.varintSize($1) }
+        case .uint(let a): return a.reduce(0) { $0 + ProtobufWire.varintSize(UInt64($1)) }
+        case .float(let a): return 4 * a.count
+        case .double(let a): return 8 * a.count
+        case .int8, .uint8, .int16, .uint16:
+            throw ProtobufTreeBuilder.error(
+                array, [], .unsupportedType("[\(array.elementKind.rawValue)]"),
+                "proto3 has no scalar type for 8- and 16-bit integers (use Int32, UInt32, Int64 or UInt64)")
+        }
     }
 }
 
@@ -224,6 +252,25 @@ private struct Emitter {
     }
 
     mutating func repeated(_ number: Int, _ value: BinaryValue) {
+        if case .packed(let array) = value {
+            guard array.count > 0 else { return }
+            let size = takeSize()
+            out.protobufVarint(ProtobufWire.tag(number, .lengthDelimited))
+            out.protobufVarint(UInt64(size))
+            switch array {
+            case .bool(let a): for v in a { out.byte(v ? 1 : 0) }
+            case .int32(let a): for v in a { out.protobufVarint(UInt64(bitPattern: Int64(v))) }
+            case .int64(let a): for v in a { out.protobufVarint(UInt64(bitPattern: v)) }
+            case .int(let a): for v in a { out.protobufVarint(UInt64(bitPattern: Int64(v))) }
+            case .uint32(let a): for v in a { out.protobufVarint(UInt64(v)) }
+            case .uint64(let a): for v in a { out.protobufVarint(v) }
+            case .uint(let a): for v in a { out.protobufVarint(UInt64(v)) }
+            case .float(let a): for v in a { out.littleEndian(v.bitPattern) }
+            case .double(let a): for v in a { out.littleEndian(v.bitPattern) }
+            case .int8, .uint8, .int16, .uint16: return  // refused by the first pass
+            }
+            return
+        }
         guard let (elements, packed) = ProtobufWriter.elements(of: value), !elements.isEmpty else { return }
         if packed {
             // The payload's size follows the sizes of the messages inside it: there are none.
