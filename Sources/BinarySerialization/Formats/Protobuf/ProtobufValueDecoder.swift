@@ -100,38 +100,51 @@ extension ProtobufDecodingContext {
     {
         switch E.self {
         case is Double.Type:
-            return try numbers(occurrences, .double, at: location) {
-                Double(bitPattern: try $0.littleEndian(UInt64.self))
-            }
-                as? [E]
+            return Self.same(
+                try numbers(occurrences, .double, at: location) {
+                    Double(bitPattern: try $0.littleEndian(UInt64.self))
+                }, as: E.self)
         case is Float.Type:
-            return try numbers(occurrences, .float, at: location) {
-                Float(bitPattern: try $0.littleEndian(UInt32.self))
-            }
-                as? [E]
+            return Self.same(
+                try numbers(occurrences, .float, at: location) {
+                    Float(bitPattern: try $0.littleEndian(UInt32.self))
+                }, as: E.self)
         case is Bool.Type:
-            return try numbers(occurrences, .bool, at: location) { try $0.protobufVarint() != 0 } as? [E]
+            return Self.same(try numbers(occurrences, .bool, at: location) { try $0.protobufVarint() != 0 }, as: E.self)
         case is Int32.Type:
-            return try numbers(occurrences, .int32, at: location) { Int32(truncatingIfNeeded: try $0.protobufVarint()) }
-                as? [E]
+            return Self.same(
+                try numbers(occurrences, .int32, at: location) { Int32(truncatingIfNeeded: try $0.protobufVarint()) },
+                as: E.self)
         case is Int64.Type:
-            return try numbers(occurrences, .int64, at: location) { Int64(bitPattern: try $0.protobufVarint()) } as? [E]
+            return Self.same(
+                try numbers(occurrences, .int64, at: location) { Int64(bitPattern: try $0.protobufVarint()) },
+                as: E.self)
         case is Int.Type where Int.bitWidth == 64:
-            return try numbers(occurrences, .int64, at: location) { Int(truncatingIfNeeded: try $0.protobufVarint()) }
-                as? [E]
+            return Self.same(
+                try numbers(occurrences, .int64, at: location) { Int(truncatingIfNeeded: try $0.protobufVarint()) },
+                as: E.self)
         case is UInt32.Type:
-            return try numbers(occurrences, .uint32, at: location) {
-                UInt32(truncatingIfNeeded: try $0.protobufVarint())
-            }
-                as? [E]
+            return Self.same(
+                try numbers(occurrences, .uint32, at: location) {
+                    UInt32(truncatingIfNeeded: try $0.protobufVarint())
+                }, as: E.self)
         case is UInt64.Type:
-            return try numbers(occurrences, .uint64, at: location) { try $0.protobufVarint() } as? [E]
+            return Self.same(try numbers(occurrences, .uint64, at: location) { try $0.protobufVarint() }, as: E.self)
         case is UInt.Type where UInt.bitWidth == 64:
-            return try numbers(occurrences, .uint64, at: location) { UInt(truncatingIfNeeded: try $0.protobufVarint()) }
-                as? [E]
+            return Self.same(
+                try numbers(occurrences, .uint64, at: location) { UInt(truncatingIfNeeded: try $0.protobufVarint()) },
+                as: E.self)
         default:
             return nil
         }
+    }
+
+    /// `array` as `[E]` when `E` is its element type (else `nil`). A dynamic `as? [E]` from a
+    /// generic context converts element by element; the types being equal, the bit cast is exact.
+    @inline(__always)
+    private static func same<T, E>(_ array: [T], as type: E.Type) -> [E]? {
+        guard T.self == E.self else { return nil }
+        return unsafeBitCast(array, to: [E].self)
     }
 
     /// The numbers of a repeated field of `scalar`, packed or not, each read by `read`.
