@@ -83,7 +83,17 @@ import Testing
             var pick: PBChoice.Pick = .number(1)
             enum CodingKeys: Int, CodingKey { case id = 2, pick = 100 }  // member 2 is also `id`
         }
-        #expect(protobufEncodingFailure(Clash())?.0 == .integerKeyOutOfRange(2))
+        let before = protobufEncodingFailure(Clash())
+        #expect(before?.0 == .unsupportedType("oneof"))
+        #expect(before?.1 == "2")
+        struct ClashAfter: Codable {
+            var pick: PBChoice.Pick = .number(1)
+            var id: Int32 = 1
+            enum CodingKeys: Int, CodingKey { case pick = 100, id = 2 }  // the field after the member
+        }
+        #expect(protobufEncodingFailure(ClashAfter())?.0 == .unsupportedType("oneof"))
+        // A oneof must set one case; here the "oneof" writes a message of its own.
+        #expect(protobufEncodingFailure(PB1Wrapper(PBTwoCases()))?.0 == .unsupportedType("PBTwoCases"))
     }
 
     @Test func depthLimit() {
@@ -115,6 +125,16 @@ import Testing
         #expect(throws: Never.self) {
             try encoder.encode(tree: .keyed(KeyedFields([(1, .unknown(Data([0x08, 0x01])))])))
         }
+    }
+}
+
+/// A "oneof" that sets two cases: not a oneof proto3 can hold.
+struct PBTwoCases: Encodable, ProtobufOneOf {
+    enum CodingKeys: Int, CodingKey { case a = 1, b = 2 }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Int32(1), forKey: .a)
+        try container.encode(Int32(2), forKey: .b)
     }
 }
 

@@ -123,13 +123,34 @@ final class ProtobufKeyedStorage {
 
     init(path: [any CodingKey]) { self.path = path }
 
+    /// The field numbers of oneof members set here: no other field may take one, before or after.
+    private var oneOfMembers: Set<Int> = []
+
     fileprivate func set(_ key: BinaryKey, _ value: Pending) {
+        if let number = key.intValue, oneOfMembers.contains(number) {
+            noteClash(number)
+            return
+        }
         if values.updateValue(value, forKey: key) == nil { keys.append(key) }
     }
 
-    /// Whether a field has the number `number`.
-    func hasField(_ number: Int) -> Bool {
-        keys.contains { $0.intValue == number }
+    /// Sets a oneof member; an error (when resolved) if another field has its number.
+    fileprivate func setOneOfMember(_ key: BinaryKey, _ value: Pending) {
+        if let number = key.intValue {
+            if oneOfMembers.contains(number) || keys.contains(where: { $0.intValue == number }) {
+                noteClash(number)
+                return
+            }
+            oneOfMembers.insert(number)
+        }
+        if values.updateValue(value, forKey: key) == nil { keys.append(key) }
+    }
+
+    private func noteClash(_ number: Int) {
+        guard error == nil else { return }
+        error = ProtobufTreeBuilder.error(
+            number, path + [BinaryKey(intValue: number)], .unsupportedType("oneof"),
+            "field number \(number) is both a oneof member and another field of the message")
     }
 
     func resolve() throws -> BinaryValue {
@@ -215,12 +236,7 @@ struct ProtobufKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         guard ProtobufTreeBuilder.isElement(member) else {
             throw ProtobufTreeBuilder.notAnElement(value, member, path + [caseKey], in: "a oneof member")
         }
-        if let number = caseKey.intValue, storage.hasField(number) {
-            throw ProtobufTreeBuilder.error(
-                value, path + [caseKey], .integerKeyOutOfRange(number),
-                "oneof member \(number) has the field number of another field of the message")
-        }
-        storage.set(caseKey, .node(.optional(member)))
+        storage.setOneOfMember(caseKey, .node(.optional(member)))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
