@@ -3,7 +3,7 @@ import Testing
 
 @testable import BinarySerialization
 
-/// The writer never writes past its buffer: when the write pass does not match the size pass,
+/// The writer never writes past its buffer: when the writes do not match the size,
 /// `Output.make` throws an `EncodingError` instead of returning (or overrunning) the buffer.
 @Suite struct ByteWriterTests {
     @Test func exactWritesProduceTheBytes() throws {

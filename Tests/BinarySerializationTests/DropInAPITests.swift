@@ -4,10 +4,32 @@ import Testing
 
 // BinaryCodable 4.0.0's and 2.0.3's public API used as their README and tests use it, with the
 // values and bytes checked.
+//
+// 4.0.0's public symbols, enumerated from its source (175, types counted), and where each is used:
+// - the coders (13: `BinaryEncoder` with `init`, `userInfoSortKey`, `sortKeysDuringEncoding`, `userInfo`,
+//   `encode`, static `encode`; `BinaryDecoder` with `init`, `userInfo`, `decode(_:from:)`, `decode(from:)`,
+//   static `decode`): CompatibilityAPITests, fourZeroZeroCallsAsWritten;
+// - streams and files (23: the four types; `BinaryStreamEncoder` `encode`, `encode(contentsOf:)`;
+//   `BinaryStreamDecoder` `add`, `discardBytes`, `decodeElement`, `decodeElements`,
+//   `decodeElementsUntilError`; `BinaryFileEncoder` `write`, `write(contentsOf:)`, `close`;
+//   `BinaryFileDecoder` `read`, `readAll`, `readAllUntilError`, `readElement`, `close`; the
+//   initializers with their default coders): StreamDecoderAPITests, FileDecoderAPITests,
+//   streamEncoderWorksFromALet, fourZeroZeroCallsAsWritten;
+// - `CorruptedDataError` and its `description` (2): fourZeroZeroCallsAsWritten, outOfRangeValuesThrow;
+// - the protocols (9: `FixedSize…`, `VariableLength…`, `ZigZag…` `Codable`/`Encodable`/`Decodable`),
+//   with user conformances: userConformancesAndPackedStringsRoundTrip, CodingMemberTests;
+// - the per-type members (62: `fixedSizeEncoded`/`init(fromFixedSize:)` on 13 types,
+//   `variableLengthEncoding`/`init(fromVarint:)` from bytes and from a value on 8,
+//   `zigZagEncoded`/`init(fromZigZag:)` likewise on 4): CodingMemberTests, the tests below;
+// - the wrappers (66: each of the three, its `wrappedValue`, `init(wrappedValue:)` and 13
+//   conformances; `Packed` and its 4; 13 deprecated no-effect initializers): WrapperAPITests and the tests below.
+// Not provided, each a difference in Docs/Migration.md: non-`Sendable` `userInfo` values, the
+// `init(data:)`/`init(data:index:)` 4.0.0 leaks on standard types, the `@_spi(Internals)` nodes.
 
 /// A user's own fixed-size type, as BinaryCodable lets one conform.
-private struct Celsius: FixedSizeCodable, Equatable {
+private struct Celsius: FixedSizeCodable, Comparable {
     var tenths: Int32
+    static func < (lhs: Celsius, rhs: Celsius) -> Bool { lhs.tenths < rhs.tenths }
     var fixedSizeEncoded: Data { tenths.fixedSizeEncoded }
     init(tenths: Int32) { self.tenths = tenths }
     init(fromFixedSize data: Data) throws { tenths = try Int32(fromFixedSize: data) }
@@ -19,6 +41,12 @@ private struct Offset: ZigZagCodable, Equatable {
     var zigZagEncoded: Data { value.zigZagEncoded }
     init(value: Int64) { self.value = value }
     init(fromZigZag data: Data) throws { value = try Int64(fromZigZag: data) }
+}
+
+/// A record as BinaryCodable's README writes one.
+private struct Note: Codable, Equatable {
+    var b: Int
+    var a: String
 }
 
 private struct Reading: Codable, Equatable {
@@ -163,12 +191,123 @@ private struct Reading: Codable, Equatable {
         #expect(describe(UInt64(1)) == (.eightBytes, "fixed64", Data([1, 0, 0, 0, 0, 0, 0, 0])))
         #expect(describe(Int(-1)) == (.eightBytes, "sfixed64", Data(repeating: 0xff, count: 8)))
         #expect(try UInt32(fromFixedSize: Data([1, 0, 0, 0])) == 1)
+        #expect(try Int64(fromFixedSize: Data(repeating: 0xff, count: 8), path: []) == -1)
+        struct Key: CodingKey {
+            var stringValue: String { "id" }
+            var intValue: Int? { nil }
+            init() {}
+            init?(stringValue: String) { nil }
+            init?(intValue: Int) { nil }
+        }
+        #expect {
+            try UInt32(fromFixedSize: Data([1, 0]), path: [Key()])
+        } throws: { error in
+            guard case DecodingError.dataCorrupted(let context) = error else { return false }
+            return context.codingPath.map(\.stringValue) == ["id"] && context.underlyingError is CorruptedDataError
+        }
         func proto<T: SignedValueCompatible>(_ value: T) -> String { value.positiveProtoType }
         #expect(proto(Int32(1)) == "int32" && proto(Int64(1)) == "int64" && proto(1) == "int64")
         #expect(DataType(rawValue: 5) == .fourBytes && DataType.variableLength.rawValue == 2)
         #expect([DataType.variableLengthInteger, .byte, .twoBytes, .eightBytes].map(\.rawValue) == [0, 6, 7, 1])
         @FixedSize var id: UInt64 = 7
         #expect(id == 7)
+    }
+
+    /// 4.0.0's initializers from a varint's value already read: range checked, the 64-bit ones total.
+    @Test func rawVarintInitializersCheckTheRange() throws {
+        #expect(UInt64(fromVarint: UInt64.max) == .max && Int64(fromVarint: UInt64.max) == -1)
+        #expect(try UInt32(fromVarint: 300) == 300 && Int32(fromVarint: 0xffff_ffff) == -1)
+        #expect(try UInt16(fromVarint: 0xffff) == .max && Int16(fromVarint: 0x8000) == .min)
+        #expect(try UInt(fromVarint: 7) == 7 && Int(fromVarint: UInt64.max) == -1)
+        #expect(throws: CorruptedDataError.self) { try UInt32(fromVarint: 1 << 32) }
+        #expect(throws: CorruptedDataError.self) { try Int32(fromVarint: 1 << 32) }
+        #expect(throws: CorruptedDataError.self) { try UInt16(fromVarint: 1 << 16) }
+        #expect(throws: CorruptedDataError.self) { try Int16(fromVarint: 1 << 16) }
+        #expect(Int64(fromZigZag: 3) == -2 && Int64(fromZigZag: UInt64.max) == .min)
+        #expect(try Int32(fromZigZag: 4) == 2 && Int16(fromZigZag: 65535) == .min && Int(fromZigZag: 1) == -1)
+        #expect(throws: CorruptedDataError.self) { try Int32(fromZigZag: 1 << 32) }
+        #expect(throws: CorruptedDataError.self) { try Int16(fromZigZag: 65536) }
+        // The same values as the byte forms give for the varint of each.
+        for raw: UInt64 in [0, 1, 2, 300, 0xffff, 1 << 20, 0xffff_ffff, 1 << 40, .max] {
+            let bytes = raw.variableLengthEncoding
+            #expect(UInt64(fromVarint: raw) == (try UInt64(fromVarint: bytes)))
+            #expect(Int64(fromVarint: raw) == (try Int64(fromVarint: bytes)))
+            #expect(Int64(fromZigZag: raw) == (try Int64(fromZigZag: bytes)))
+            #expect((try? UInt32(fromVarint: raw)) == (try? UInt32(fromVarint: bytes)))
+            #expect((try? Int16(fromZigZag: raw)) == (try? Int16(fromZigZag: bytes)))
+        }
+    }
+
+    /// 4.0.0's `FixedSizeEncoded` is a number, comparable, printable and parsable as its value is,
+    /// not only for integers.
+    @Test func fixedSizeWrapperIsWhatItsValueIs() throws {
+        let half = noEffectWrapper(0.5)
+        let two = noEffectWrapper(2.0)
+        #expect(half < two && [two, half].sorted() == [half, two] && half.description == "0.5")
+        #expect(half + two == noEffectWrapper(2.5) && two - half == noEffectWrapper(1.5))
+        #expect(half * two == noEffectWrapper(1.0) && FixedSizeEncoded<Double>.zero.wrappedValue == 0)
+        #expect(FixedSizeEncoded<Double>("1.25")?.wrappedValue == 1.25 && FixedSizeEncoded<Double>("x") == nil)
+        #expect(FixedSizeEncoded<Double>(exactly: 3)?.wrappedValue == 3 && two.magnitude == 2)
+        #expect(half.distance(to: two) == 1.5 && half.advanced(by: 1).wrappedValue == 1.5)
+        let literal: FixedSizeEncoded<Float> = 4
+        #expect(literal.wrappedValue == 4 && "\(noEffectWrapper(Float(-1.5)))" == "-1.5")
+        let flag = noEffectWrapper(true)
+        #expect(flag.description == "true" && FixedSizeEncoded<Bool>("false")?.wrappedValue == false)
+        func total<N: Numeric>(_ values: [N]) -> N { values.reduce(0, +) }
+        #expect(total([half, two, two]).wrappedValue == 4.5)
+        // A user's own fixed-size type: comparable because it is.
+        let low = FixedSizeEncoded(wrappedValue: Celsius(tenths: 1))
+        let high = FixedSizeEncoded(wrappedValue: Celsius(tenths: 9))
+        #expect(low < high && !(high < low))
+    }
+
+    /// 4.0.0's `@Packed` wraps a sequence whatever its elements; coding follows the sequence.
+    @Test func packedWrapsAnySequence() throws {
+        struct Tag: Encodable { var name: String }
+        struct Outgoing: Encodable { @Packed var tags: [Tag] }
+        struct PlainOutgoing: Encodable { var tags: [Tag] }
+        let tags = [Tag(name: "a"), Tag(name: "bc")]
+        #expect(try BinaryEncoder().encode(Outgoing(tags: tags)) == BinaryEncoder().encode(PlainOutgoing(tags: tags)))
+        struct Incoming: Decodable { @Packed var values: [Int16] }
+        let data = try BinaryEncoder().encode(["values": [Int16(-1), 300]])
+        #expect(try BinaryDecoder().decode(Incoming.self, from: data).values == [-1, 300])
+        let lazy = Packed(wrappedValue: (1...3).lazy.map { $0 * 2 })
+        #expect(Array(lazy.wrappedValue) == [2, 4, 6])
+    }
+
+    /// Calls as BinaryCodable 4.0.0's README and tests write them, with its default arguments.
+    @Test func fourZeroZeroCallsAsWritten() throws {
+        let anyValue: any Encodable = Note(b: 1, a: "x")
+        let viaExistential = try BinaryEncoder.encode(anyValue)
+        #expect(try BinaryEncoder().encode(anyValue) == viaExistential)
+        let decoded: Note = try BinaryDecoder.decode(from: viaExistential)
+        #expect(decoded == Note(b: 1, a: "x"))
+
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dropin-\(UUID().uuidString).bin")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let writer = try BinaryFileEncoder<Note>(fileAt: url)
+        try writer.write(Note(b: 1, a: "x"))
+        try writer.write(contentsOf: [Note(b: 2, a: "y"), Note(b: 3, a: "z")])
+        try writer.close()
+        let reader = try BinaryFileDecoder<Note>(fileAt: url)
+        var seen: [Int] = []
+        try reader.read { seen.append($0.b) }  // a throwing closure is accepted too
+        #expect(seen == [1, 2, 3])
+        try reader.close()
+        let again = try BinaryFileDecoder<Note>(fileAt: url)
+        #expect(try again.readElement()?.b == 1)
+        #expect(try again.readAll().map(\.b) == [2, 3])
+        #expect(try again.readElement() == nil)
+
+        let stream = BinaryStreamDecoder<Note>()
+        stream.add(try BinaryStreamEncoder<Note>().encode(contentsOf: [Note(b: 4, a: "w")]) + Data([0x80]))
+        let (elements, error) = stream.decodeElementsUntilError()
+        #expect(elements.map(\.b) == [4] && error == nil)  // 80: a length still arriving
+        stream.discardBytes(1)
+        #expect(try stream.decodeElements().isEmpty)
+
+        let description: String = CorruptedDataError(.invalidBytes, "x").description
+        #expect(!description.isEmpty)
     }
 
     /// Migration.md's 2.x hazards, as they behave.

@@ -20,9 +20,9 @@ import Testing
 
     @Test func settingManyDistinctKeys() {
         var fields = KeyedFields()
-        for i in 0...KeyedFields.indexThreshold { fields.set(.int(i), for: Self.key(i)) }
+        for i in 0...KeyLookup.scanLimit { fields.set(.int(i), for: Self.key(i)) }
         #expect(Self.hasCompleteIndex(fields))  // built by the write that crossed the threshold
-        for i in (KeyedFields.indexThreshold + 1)..<Self.n { fields.set(.int(i), for: Self.key(i)) }
+        for i in (KeyLookup.scanLimit + 1)..<Self.n { fields.set(.int(i), for: Self.key(i)) }
         #expect(Self.hasCompleteIndex(fields))
         #expect(fields.count == Self.n)
         #expect(fields.position(of: Self.key(Self.n - 1)) == Self.n - 1)

@@ -119,9 +119,9 @@ public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
         let tree = (sortsKeys && !sorted) ? tree.sortingKeys() : tree
         switch format {
         case .v3:
-            return try V3Writer.serialize(tree, maximumDepth: maximumDepth)
+            return try V3Sink.write(tree, maximumDepth: maximumDepth)
         case .v2:
-            return try V2Writer.serialize(
+            return try V2Sink.write(
                 tree, nilIndexSets: prependNilIndexSetForUnkeyedContainers, maximumDepth: maximumDepth)
         }
     }

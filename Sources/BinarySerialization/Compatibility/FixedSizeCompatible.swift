@@ -10,9 +10,23 @@ public protocol FixedSizeCompatible {
     var fixedProtoType: String { get }
     /// The value's fixed-size bytes, little-endian (see ``FixedSizeEncodable/fixedSizeEncoded``).
     var fixedSizeEncoded: Data { get }
-    /// Reads the value from exactly its fixed-size bytes.
-    /// - Throws: ``CorruptedDataError`` for a wrong byte count.
-    init(fromFixedSize data: Data) throws
+    /// Reads the value from exactly its fixed-size bytes, found at `path`.
+    /// - Throws: `DecodingError.dataCorrupted` with `path` as its coding path (and the
+    ///   ``CorruptedDataError`` as its underlying error) for a wrong byte count.
+    init(fromFixedSize data: Data, path: [any CodingKey]) throws
+}
+
+extension FixedSizeCompatible where Self: FixedSizeDecodable {
+    /// Reads the value as ``FixedSizeDecodable/init(fromFixedSize:)`` does; its error becomes a
+    /// `DecodingError` at `path`, as BinaryCodable 2.x throws.
+    public init(fromFixedSize data: Data, path: [any CodingKey]) throws {
+        do {
+            try self.init(fromFixedSize: data)
+        } catch let error as WireFormatError {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: path, debugDescription: error.message, underlyingError: error))
+        }
+    }
 }
 
 extension Int32: FixedSizeCompatible {

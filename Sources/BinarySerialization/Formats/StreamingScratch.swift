@@ -32,10 +32,10 @@ final class StreamingScratch {
     /// Runs `body` with this thread's scratch, or a new one if the thread has none (or it is in
     /// use), and keeps the scratch for the thread's next call.
     @inline(__always)
-    static func with<R>(_ body: (StreamingScratch) -> R) -> R {
+    static func with<R>(_ body: (StreamingScratch) throws -> R) rethrows -> R {
         let scratch = take()
         defer { putBack(scratch) }
-        return body(scratch)
+        return try body(scratch)
     }
 
     private static let perThread = ThreadLocal<StreamingScratch>()
@@ -44,11 +44,9 @@ final class StreamingScratch {
         perThread.take() ?? StreamingScratch()
     }
 
-    /// Keeps `scratch`, trimmed to ``RetentionLimits``, for this thread's next call, unless the
-    /// thread keeps one already.
+    /// Keeps `scratch` for this thread's next call, unless the thread keeps one already. Each run
+    /// left it within ``RetentionLimits``.
     private static func putBack(_ scratch: StreamingScratch) {
-        scratch.madeV3?.trim()
-        scratch.madeV2?.trim()
         if RetentionLimits.reuses { perThread.put(scratch) }
     }
 }
@@ -67,28 +65,39 @@ final class Streamer<Sink: ByteSink> {
         engine.releaseContainerBoxes()
     }
 
-    /// Gives back what a large or deep run made the engine and sink grow to.
-    func trim() {
-        engine.trim()
-        sink.trim()
-    }
-
     /// `value`'s bytes from the sink (reset by the caller); `nil` if the run gave up or the sink
     /// could not write what it was sent. `throughEncodable`: the root goes through its own
-    /// `encode(to:)` (a v3 stream element).
+    /// `encode(to:)` (a v3 stream element). Both leave the run within ``RetentionLimits``.
     func run<T: Encodable>(_ value: T, options: TreeEncoder, throughEncodable: Bool = false) -> Data? {
+        defer { sink.endRun() }
         guard engine.encode(value, options: options, throughEncodable: throughEncodable) else { return nil }
         return sink.finish()
+    }
+
+    /// `tree`'s bytes from the sink (reset by the caller), sent as the streaming encoder would
+    /// send the value; the error of what the format cannot write, with its coding path.
+    func write(_ tree: BinaryValue) throws -> Data {
+        defer { sink.endRun() }
+        if let path = TreeReplay.send(tree, to: sink) {
+            throw (sink.failure ?? .unexpectedEvent).error(at: path)
+        }
+        guard let data = sink.finish() else {
+            throw EncodingError.invalidValue(
+                tree, .init(codingPath: [], debugDescription: "Cannot allocate memory for the output."))
+        }
+        return data
     }
 }
 
 /// An ``EncodingSink`` that writes a format's bytes.
 protocol ByteSink: EncodingSink {
+    /// Why the sink could not write what it was sent, if it could not.
+    var failure: SinkFailure? { get }
     /// The bytes of what the sink was sent; `nil` if it could not write them.
     func finish() -> Data?
-    /// Frees what a large or deep run made the sink grow to, past ``RetentionLimits``; what is
-    /// kept is emptied by the next run.
-    func trim()
+    /// Empties the sink after a run, freeing what a large or deep run made it grow to past
+    /// ``RetentionLimits``.
+    func endRun()
 }
 
 extension RetentionLimits {

@@ -1,11 +1,11 @@
 import TreeCoding
 
-/// Writes bytes into a buffer that was sized beforehand by a size pass.
+/// Writes bytes into a buffer that was sized beforehand.
 ///
-/// The writer never trusts the size pass: every write first checks that it fits in `capacity`
-/// (one comparison). A write that does not fit writes nothing and sets ``overflowed``, after which
-/// the caller (`Output.make`) throws instead of returning the bytes. So a size pass and a write
-/// pass that disagree give an `EncodingError`, never a write past the buffer.
+/// The writer never trusts the size: every write first checks that it fits in `capacity` (one
+/// comparison). A write that does not fit writes nothing and sets ``overflowed``, after which the
+/// caller (`Output.make`) throws instead of returning the bytes. So a size and writes that
+/// disagree give an `EncodingError`, never a write past the buffer.
 struct ByteWriter {
     let base: UnsafeMutableRawPointer
     /// The number of bytes `base` has room for.

@@ -112,11 +112,6 @@ struct GrowingBuffer: ~Copyable {
         return UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
     }
 
-    /// Forgets the written bytes and frees the memory if it is larger than `limit` bytes.
-    mutating func releaseStorage(beyond limit: Int) {
-        if capacity > limit { removeAll(keepingCapacityUpTo: limit) }
-    }
-
     /// Forgets the written bytes; keeps the memory unless it is larger than `limit` bytes.
     mutating func removeAll(keepingCapacityUpTo limit: Int) {
         count = 0

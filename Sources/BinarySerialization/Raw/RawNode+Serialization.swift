@@ -24,37 +24,46 @@ extension RawNode {
                 if let wireType = field.wireType {
                     Self.writeV2Field(field, wireType: wireType, to: &out)
                 } else {
-                    Self.writeKey(field.key, shift: 1, flags: 0, stringFlag: 1, to: &out)
+                    Self.writeV3Key(field.key, to: &out)
                     Self.writeV3Element(field.value, to: &out)
                 }
             }
         }
     }
 
-    /// A key: `varint(k << shift | flags)`, or `varint(len << shift | stringFlag | flags)` + UTF-8.
-    private static func writeKey(_ key: RawKey, shift: UInt64, flags: UInt64, stringFlag: UInt64, to out: inout [UInt8])
-    {
+    private static func writeV3Key(_ key: RawKey, to out: inout [UInt8]) {
         switch key {
         case .int(let k):
-            RawVarint.write(k &<< shift | flags, to: &out)
+            // A raw reading's v3 key is at most Int.max (the prefix's top bit is shifted out).
+            RawVarint.write(V3Framing.intKeyPrefix(Int(truncatingIfNeeded: k)), to: &out)
         case .string(let s):
-            RawVarint.write(UInt64(s.utf8.count) &<< shift | stringFlag | flags, to: &out)
+            RawVarint.write(V3Framing.stringKeyPrefix(byteCount: s.utf8.count), to: &out)
             out.append(contentsOf: s.utf8)
         }
     }
 
     private static func writeV3Element(_ node: RawNode?, to out: inout [UInt8]) {
         guard let node else {
-            out.append(1)
+            out.append(V3Framing.nilByte)
             return
         }
         let body = node.serializedBytes()
-        RawVarint.write(UInt64(body.count) &<< 1, to: &out)
+        RawVarint.write(V3Framing.elementPrefix(length: body.count), to: &out)
         out.append(contentsOf: body)
     }
 
+    private static func writeV2Key(_ key: RawKey, wireType: UInt8, to out: inout [UInt8]) {
+        switch key {
+        case .int(let bits):
+            RawVarint.write(V2Framing.prefix(keyBits: bits, wireTypeBits: wireType), to: &out)
+        case .string(let s):
+            RawVarint.write(V2Framing.stringKeyPrefix(byteCount: s.utf8.count, wireTypeBits: wireType), to: &out)
+            out.append(contentsOf: s.utf8)
+        }
+    }
+
     private static func writeV2Field(_ field: RawField, wireType: UInt8, to out: inout [UInt8]) {
-        writeKey(field.key, shift: 4, flags: UInt64(wireType & 7), stringFlag: 8, to: &out)
+        writeV2Key(field.key, wireType: wireType, to: &out)
         guard let value = field.value else { return }
         if wireType == 2 {
             let body = value.serializedBytes()

@@ -124,9 +124,12 @@ struct RawReader {
     /// A v3 element at `index`: its value range (`nil` for nil) and the index after it.
     private func v3Element(_ slice: ArraySlice<UInt8>, at index: Int) -> (Range<Int>?, Int)? {
         guard let (prefix, after) = RawVarint.read(slice, at: index) else { return nil }
-        if prefix == 1 { return (nil, after) }
-        guard prefix & 1 == 0 else { return nil }
-        let length = prefix >> 1
+        let length: UInt64
+        switch V3Framing.element(prefix) {
+        case .value(let bytes): length = bytes
+        case .nilElement: return (nil, after)
+        case .nilWithLength: return nil
+        }
         guard length <= UInt64(slice.endIndex &- after) else { return nil }
         let end = after &+ Int(truncatingIfNeeded: length)
         return (after..<end, end)
@@ -136,7 +139,7 @@ struct RawReader {
     private func stringKey(_ slice: ArraySlice<UInt8>, at index: Int, length: UInt64) -> (String, Int)? {
         guard length <= UInt64(slice.endIndex &- index) else { return nil }
         let end = index &+ Int(truncatingIfNeeded: length)
-        guard let s = String(validating: slice[index..<end], as: UTF8.self) else { return nil }
+        guard let s = RawText.validUTF8(slice[index..<end]) else { return nil }
         return (s, end)
     }
 
@@ -148,10 +151,12 @@ struct RawReader {
         var i = range.lowerBound
         while i < range.upperBound {
             guard let (k, afterKey) = RawVarint.read(slice, at: i) else { return nil }
-            var key = RawKey.int(k >> 1)
+            let key: RawKey
             var j = afterKey
-            if k & 1 == 1 {
-                guard let (s, end) = stringKey(slice, at: j, length: k >> 1) else { return nil }
+            switch V3Framing.key(k) {
+            case .int(let i): key = .int(UInt64(i))
+            case .string(let byteCount):
+                guard let (s, end) = stringKey(slice, at: j, length: byteCount) else { return nil }
                 key = .string(s)
                 j = end
             }
@@ -183,11 +188,12 @@ struct RawReader {
         var i = range.lowerBound
         while i < range.upperBound {
             guard let (k, afterKey) = RawVarint.read(slice, at: i) else { return nil }
-            let wireType = UInt8(truncatingIfNeeded: k & 7)
-            var key = RawKey.int(k >> 4)
+            let wireType = V2Framing.key(k).wireTypeBits
+            // The key's bits as stored: a raw reading shows a negative key's 60-bit pattern.
+            var key = RawKey.int(V2Framing.keyBits(k))
             var j = afterKey
-            if k & 8 != 0 {
-                guard let (s, end) = stringKey(slice, at: j, length: k >> 4) else { return nil }
+            if V2Framing.isStringKey(k) {
+                guard let (s, end) = stringKey(slice, at: j, length: V2Framing.keyBits(k)) else { return nil }
                 key = .string(s)
                 j = end
             }

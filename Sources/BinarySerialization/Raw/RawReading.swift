@@ -61,7 +61,7 @@ public enum RawReading: Hashable, Sendable, CustomStringConvertible {
         let n = bytes.count
         guard n > 0 else { return [] }
         var out: [RawReading] = []
-        let text = String(validating: bytes, as: UTF8.self)
+        let text = RawText.validUTF8(bytes)
         let printable = text.map(RawText.isPrintable) ?? false
         if n >= 2, printable, let text { out.append(.text(text)) }
         if n == 1, let b = bytes.first {
@@ -135,41 +135,20 @@ public enum RawReading: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Varints over byte arrays, for the raw reader (same rules as the decoder: at most 9 bytes,
-/// the 9th taken whole, minimal encodings only, so writing the value back gives the same bytes).
+/// Varints over byte arrays, for the raw reader: the decoder's varint rules (IntegerWireRules),
+/// so writing a value back gives the same bytes.
 enum RawVarint {
     /// The varint at `index` and the index after it, or `nil` if there is none or it is not minimal.
     static func read(_ bytes: ArraySlice<UInt8>, at index: Int) -> (UInt64, Int)? {
-        var result: UInt64 = 0
-        var i = index
-        for group in 0..<8 {
-            guard i < bytes.endIndex else { return nil }
-            let b = bytes[i]
-            i &+= 1
-            result |= UInt64(b & 0x7f) << (UInt64(group) &* 7)
-            if b < 0x80 {
-                if b == 0, group > 0 { return nil }
-                return (result, i)
-            }
-        }
-        guard i < bytes.endIndex else { return nil }
-        let last = bytes[i]
-        guard last != 0 else { return nil }
-        return (result | UInt64(last) << 56, i &+ 1)
+        guard index >= bytes.startIndex, index <= bytes.endIndex else { return nil }
+        let reading = bytes.withUnsafeBytes { readVarint($0, from: index &- bytes.startIndex, end: $0.count) }
+        guard case .value(let value, let next) = reading else { return nil }
+        return (value, next &+ bytes.startIndex)
     }
 
     /// Appends `value` as a minimal varint.
     static func write(_ value: UInt64, to out: inout [UInt8]) {
-        var v = value
-        for _ in 0..<8 {
-            if v < 0x80 {
-                out.append(UInt8(truncatingIfNeeded: v))
-                return
-            }
-            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        out.append(UInt8(truncatingIfNeeded: v))
+        forEachVarintByte(value) { out.append($0) }
     }
 }
 
@@ -185,8 +164,22 @@ enum RawText {
         if u == "\t" || u == "\n" || u == "\r" { return true }
         if u.value < 0x20 || (u.value >= 0x7f && u.value < 0xa0) { return false }
         if u.value < 0x7f { return true }
+        // Unicode scalar properties need macOS 10.15, iOS 13, tvOS 13, watchOS 6; before them a
+        // non-control scalar counts as printable.
+        guard #available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *) else { return true }
         let category = u.properties.generalCategory
         return category != .unassigned && (category != .format || u.value == 0x200d)
+    }
+
+    /// `bytes` as a string if they are valid UTF-8, else nil.
+    ///
+    /// Decoding repairs invalid UTF-8 (with U+FFFD), so the bytes are valid exactly when the
+    /// string's UTF-8 is the bytes. (`String(validating:as:)` would say the same, from macOS 15.)
+    ///
+    /// - Complexity: O(n) in the number of bytes.
+    static func validUTF8(_ bytes: ArraySlice<UInt8>) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil
     }
 
     /// `s` in double quotes with escapes, cut after `limit` characters.

@@ -29,12 +29,12 @@ public struct BinaryStreamEncoder<Element: Encodable>: Sendable {
         switch encoder.format {
         case .v3:
             let tree = try encoder.treeEncoder.encodeTree(element, throughEncodable: true)
-            return try V3Writer.serializeElement(tree, maximumDepth: encoder.maximumDepth)
+            return try V3Sink.write(tree, maximumDepth: encoder.maximumDepth, asElement: true)
         case .v2:
             let tree = try encoder.treeEncoder.encodeTree(element)
-            return try V2Writer.serialize(
+            return try V2Sink.write(
                 tree, nilIndexSets: encoder.prependNilIndexSetForUnkeyedContainers, maximumDepth: encoder.maximumDepth,
-                context: .element)
+                asElement: true)
         }
     }
 

@@ -73,7 +73,7 @@ public struct RecordFileError: Error, CustomStringConvertible {
 
     /// The file, the offset when there is one, and the message.
     public var description: String {
-        if let offset { return "\(url.path): \(message) (at byte offset \(offset))" }
+        if let offset { return "\(url.path): \(message) at byte offset \(offset)" }
         return "\(url.path): \(message)"
     }
 

@@ -1,8 +1,8 @@
 import TreeCoding
 
-/// Where one element of a v3 stream lies: `varint(length << 1)` then the bytes, or `01` for
-/// nil. The one place the stream framing rule is written; the stream decoder, the file
-/// scanner and ``BinaryStreamSplitter`` all read prefixes through it.
+/// Where one element of a v3 stream lies (an element as ``V3Framing`` frames it), for input that
+/// arrives in pieces: the stream decoder, the file scanner and ``BinaryStreamSplitter`` all find
+/// their elements through it.
 enum V3StreamFrame {
     /// What the bytes from an element's start allow.
     enum Outcome: Equatable {
@@ -32,13 +32,13 @@ enum V3StreamFrame {
         } catch {
             throw WireFormatError(.invalidBytes, "an unreadable length prefix", offset: begin)
         }
-        if prefix & 1 == 1 {
-            guard prefix == 1 else {
-                throw WireFormatError(.invalidBytes, "a nil indicator with a length (prefix \(prefix))", offset: begin)
-            }
-            return .element(body: nil, end: reader.offset)
+        let length: UInt64
+        switch V3Framing.element(prefix) {
+        case .value(let bytes): length = bytes
+        case .nilElement: return .element(body: nil, end: reader.offset)
+        case .nilWithLength:
+            throw WireFormatError(.invalidBytes, "a nil indicator with a length (prefix \(prefix))", offset: begin)
         }
-        let length = prefix >> 1
         guard length <= UInt64(clamping: limit) else {
             throw WireFormatError(
                 .limitExceeded, "an element of \(length) bytes exceeds the limit of \(limit)", offset: begin)

@@ -112,7 +112,7 @@ extension BinaryValue {
             switch e {
             case .fixed: return (width, bits)
             case .varint: return (0, bits)
-            case .zigZag: return (0, UInt64(bitPattern: (signed << 1) ^ (signed >> 63)))
+            case .zigZag: return (0, zigZag(signed))
             }
         }
         switch self {
@@ -156,7 +156,7 @@ package struct TreeKeyedView {
 
     init(fields: KeyedFields) {
         self.fields = fields
-        if fields.count > 16 {
+        if fields.count > KeyLookup.scanLimit {
             var map = [BinaryKey: Int](minimumCapacity: fields.count)
             for (i, f) in fields.fields.enumerated() where map[f.key] == nil { map[f.key] = i }
             index = map

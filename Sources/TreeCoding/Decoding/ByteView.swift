@@ -149,8 +149,6 @@ package struct ByteNode {
     /// Key -> entry, for large containers.
     let index: EntryIndex?
 
-    static let indexThreshold = 16
-
     /// Checks the entries for invalid UTF-8 and repeated keys (both corrupt data) and indexes
     /// large containers.
     package init(buffer: UnsafeRawBufferPointer, entries: KeyedEntries) throws {
@@ -174,14 +172,14 @@ package struct ByteNode {
     {
         // Common case: integer keys written in ascending order (synthesized `CodingKeys`
         // numbered in declaration order): no string key to check, and none can repeat.
-        if e.count <= Self.indexThreshold, Self.strictlyAscendingIntKeys(e) { return nil }
+        if e.count <= KeyLookup.scanLimit, Self.strictlyAscendingIntKeys(e) { return nil }
         for entry in e where entry.intKey == Entry.stringKey && entry.keyLength > 0 {
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[entry.keyStart..<entry.keyStart + entry.keyLength])
             if !isASCII(bytes), !isValidUTF8(bytes) {
                 throw WireFormatError(.invalidBytes, "invalid UTF-8 in a string key", offset: entry.keyStart)
             }
         }
-        if e.count > Self.indexThreshold {
+        if e.count > KeyLookup.scanLimit {
             let (made, repeated) = EntryIndex.make(e, buffer)
             if let repeated {
                 throw WireFormatError(

@@ -1,7 +1,5 @@
 /// The container an encoder (or a nested container) is building.
 extension TreeEncoderImpl {
-    static let keyIndexThreshold = 16
-
     func reserveFields() {
         fields.reserveCapacity(8)
     }
@@ -25,7 +23,7 @@ extension TreeEncoderImpl {
         let p = fields.count - 1
         if keyIndex != nil {
             keyIndex?[key] = p
-        } else if fields.count > Self.keyIndexThreshold {
+        } else if fields.count > KeyLookup.scanLimit {
             var map = [BinaryKey: Int](minimumCapacity: fields.count * 2)
             for (i, f) in fields.enumerated() { map[f.key] = i }
             keyIndex = map

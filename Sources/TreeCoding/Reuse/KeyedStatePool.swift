@@ -202,9 +202,12 @@ package final class KeyedStatePool {
         // The idle slots past the used ones move down behind the kept ones, in order.
         let idleCount = slotCount - used
         let keep = min(kept + idleCount, RetentionLimits.levels)
-        (slots + kept).deinitialize(count: used - kept)
-        if kept != used { (slots + kept).moveInitialize(from: slots + used, count: idleCount) }
-        (slots + keep).deinitialize(count: kept + idleCount - keep)
+        // (Each call guarded: the runtime's destroy costs a call even for no elements.)
+        if kept != used {
+            (slots + kept).deinitialize(count: used - kept)
+            (slots + kept).moveInitialize(from: slots + used, count: idleCount)
+        }
+        if kept + idleCount > keep { (slots + keep).deinitialize(count: kept + idleCount - keep) }
         slotCount = keep
         if slotCapacity > RetentionLimits.levels {
             slots = shrunk(slots, count: slotCount, to: RetentionLimits.levels)

@@ -26,12 +26,9 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
     public private(set) var fields: [Field]
 
     /// Key -> position in ``fields``; `nil` until a mutation of a container larger than
-    /// `indexThreshold` builds it. Not part of equality or hashing. Readable inside the module
+    /// ``KeyLookup/scanLimit`` builds it. Not part of equality or hashing. Readable inside the module
     /// (and by its tests, which check that large containers keep it complete).
     private(set) var keyIndex: [BinaryKey: Int]?
-
-    /// The number of fields above which mutations build and keep the hash index of the keys.
-    static let indexThreshold = 16
 
     /// The keys, in order.
     public var keys: [BinaryKey] { fields.map(\.key) }
@@ -145,7 +142,7 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
 
     /// Builds the hash index when the container is past the threshold and has none yet.
     private mutating func indexIfLarge() {
-        guard keyIndex == nil, fields.count > Self.indexThreshold else { return }
+        guard keyIndex == nil, fields.count > KeyLookup.scanLimit else { return }
         var map = [BinaryKey: Int](minimumCapacity: fields.count)
         // The first position of a key wins, as the linear scan finds it.
         for (p, f) in fields.enumerated() where map[f.key] == nil { map[f.key] = p }
@@ -165,7 +162,7 @@ public struct KeyedFields: Hashable, Sendable, RandomAccessCollection {
     /// Reserves room for `n` fields.
     public mutating func reserveCapacity(_ n: Int) {
         fields.reserveCapacity(n)
-        if n > Self.indexThreshold { keyIndex?.reserveCapacity(n) }
+        if n > KeyLookup.scanLimit { keyIndex?.reserveCapacity(n) }
     }
 
     /// The same fields in the order `sortKeysDuringEncoding` writes: BinaryCodable's order, made

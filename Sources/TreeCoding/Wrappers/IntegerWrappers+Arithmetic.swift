@@ -198,9 +198,10 @@ extension EncodedInteger {
     }
 }
 
-extension FixedSizeEncoded: Comparable, CustomStringConvertible, LosslessStringConvertible, Strideable,
-    AdditiveArithmetic, ExpressibleByIntegerLiteral, Numeric, BinaryInteger, FixedWidthInteger, EncodedInteger
-where Value: FixedWidthInteger {}
+// `FixedSizeEncoded` also wraps `Bool`, `Float`, `Double` and types of the user's, so each number
+// protocol holds as its value's does (FixedSizeEncoded+Numbers.swift); the integer ones need an
+// integer.
+extension FixedSizeEncoded: BinaryInteger, FixedWidthInteger, EncodedInteger where Value: FixedWidthInteger {}
 extension VariableLengthEncoded: Comparable, CustomStringConvertible, LosslessStringConvertible, Strideable,
     AdditiveArithmetic, ExpressibleByIntegerLiteral, Numeric, BinaryInteger, FixedWidthInteger, EncodedInteger
 {}

@@ -23,22 +23,27 @@ extension Double: PackableElement {}
 /// layout), and other sequences (`[String]`, arrays of structs) have one layout, so the wrapper
 /// changes nothing: `@Packed var samples: [Double]` gives exactly the bytes of
 /// `var samples: [Double]`, with this library's coders and with others (`JSONEncoder`...).
+/// It wraps any sequence, and is `Encodable` and `Decodable` as the sequence is.
 @propertyWrapper
-public struct Packed<Value: Sequence & Codable>: Codable {
+public struct Packed<Value: Sequence> {
     /// The sequence.
     public var wrappedValue: Value
 
     /// Wraps `wrappedValue`.
     public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
+}
 
-    /// Decodes the sequence itself, as if there were no wrapper.
-    public init(from decoder: any Decoder) throws {
-        self.init(wrappedValue: try Value(from: decoder))
-    }
-
+extension Packed: Encodable where Value: Encodable {
     /// Encodes the sequence itself, as if there were no wrapper.
     public func encode(to encoder: any Encoder) throws {
         try wrappedValue.encode(to: encoder)
+    }
+}
+
+extension Packed: Decodable where Value: Decodable {
+    /// Decodes the sequence itself, as if there were no wrapper.
+    public init(from decoder: any Decoder) throws {
+        self.init(wrappedValue: try Value(from: decoder))
     }
 }
 
@@ -46,7 +51,7 @@ extension Packed: Equatable where Value: Equatable {}
 extension Packed: Hashable where Value: Hashable {}
 extension Packed: Sendable where Value: Sendable {}
 
-extension Packed: DirectTreeEncodable, DirectTreeDecodable {
+extension Packed: DirectTreeEncodable where Value: Encodable {
     /// The node of the sequence, as the tree encoder makes it without the wrapper.
     func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
         try encoder.encodeValue(wrappedValue, step: step)
@@ -55,7 +60,9 @@ extension Packed: DirectTreeEncodable, DirectTreeDecodable {
     func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
         try engine.encodeValue(wrappedValue, step: step, in: parent)
     }
+}
 
+extension Packed: DirectTreeDecodable where Value: Decodable {
     static func decodeDirect(
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> Self {

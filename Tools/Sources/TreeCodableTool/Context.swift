@@ -126,7 +126,7 @@ func describe(_ error: any Error, base: Int = 0) -> String {
     if let incomplete = underlyingError(error) as? IncompleteElementError {
         return
             "the input ends inside element \(incomplete.completeElements): \(plural(incomplete.leftoverBytes, "byte")) "
-            + "of it arrived (at byte offset \(incomplete.offset))"
+            + "of it arrived at byte offset \(incomplete.offset)"
     }
     var wire = error as? WireFormatError
     var text = String(describing: error)
@@ -139,7 +139,7 @@ func describe(_ error: any Error, base: Int = 0) -> String {
         }
     }
     if let wire {
-        if let offset = wire.offset { return "\(wire.message) (at byte offset \(base &+ offset))" }
+        if let offset = wire.offset { return "\(wire.message) at byte offset \(base &+ offset)" }
         return wire.message
     }
     return text

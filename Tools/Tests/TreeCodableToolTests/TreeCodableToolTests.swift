@@ -100,7 +100,7 @@ import TreeCodableTool
         // Element 1 starts at offset 2 with 03: a nil indicator with a length.
         let outcome = runInProcess(["inspect", "--stream", "--format", "v3", "-"], stdin: Data([0x02, 0x01, 0x03, 0x00]))
         #expect(outcome.status == 1)
-        #expect(outcome.errorOutput.contains("element 1: a nil indicator with a length (prefix 3) (at byte offset 2)"))
+        #expect(outcome.errorOutput.contains("element 1: a nil indicator with a length (prefix 3) at byte offset 2"))
     }
 
     @Test func v2StreamCannotBeSplit() {
@@ -125,7 +125,7 @@ import TreeCodableTool
         for command in ["inspect", "hex"] {
             let outcome = runInProcess([command, "--format", "v3"], stdin: Data(bytes))
             #expect(outcome.status == 1, "\(command)")
-            #expect(outcome.errorOutput.contains("deeper than 512 levels (at byte offset "), "\(command)")
+            #expect(outcome.errorOutput.contains("deeper than 512 levels at byte offset "), "\(command)")
         }
     }
 

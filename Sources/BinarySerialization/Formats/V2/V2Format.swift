@@ -137,14 +137,14 @@ extension V2Format.Reader {
             let keyAt = r.offset
             let raw = try r.varint()
             if raw == 0, r.isAtEnd { throw trailingZero(at: keyAt) }
-            guard let type = V2WireType(rawValue: UInt8(raw & 7)) else { throw unknownWireType(raw, at: keyAt) }
+            let (key, wireTypeBits) = V2Framing.key(raw)
+            guard let type = V2WireType(rawValue: wireTypeBits) else { throw unknownWireType(raw, at: keyAt) }
             var intKey = stringKey
             var keyStart = keyAt
             var keyLength = 0
-            if raw & 8 != 0 {
-                (keyStart, keyLength) = try r.keyBytes(raw >> 4, keyAt: keyAt)
-            } else {
-                intKey = Self.signedKey(raw >> 4)
+            switch key {
+            case .string(let byteCount): (keyStart, keyLength) = try r.keyBytes(byteCount, keyAt: keyAt)
+            case .int(let k): intKey = k
             }
             var valueStart = r.offset
             do {
@@ -185,13 +185,6 @@ extension V2Format.Reader {
         var error = error
         error.key = ByteKeyedView.key(of: field, buffer)
         return error
-    }
-
-    /// An integer key's 60 bits (`varint >> 4`) as the signed value BinaryCodable 2.x wrote:
-    /// it shifts the key's two's-complement bit pattern, so keys from -2^59 to 2^59 - 1 round-trip.
-    static func signedKey(_ bits: UInt64) -> Int {
-        let value = Int(truncatingIfNeeded: bits)  // bits < 2^60: no truncation
-        return value >= 1 << 59 ? value - (1 << 60) : value
     }
 
     static func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?, cursors: ByteCursorPool?) throws

@@ -1,12 +1,13 @@
 import Foundation
 import TreeCoding
 
-/// Writes v2 bytes as the streaming encoder sends a value, without a tree.
+/// The v2 writer: writes v2 bytes as the streaming encoder sends a value, and trees sent to it
+/// as the same events (``TreeReplay``).
 ///
 /// The approach is ``V3Sink``'s: content goes into a buffer without the length prefixes that
 /// only the end of a node gives, a side table records where each prefix goes, and `finish()`
 /// copies the content once into the output with the prefixes in place. O(n) whatever the
-/// nesting. The bytes are those ``V2Writer`` writes for the same tree; three v2 rules need more:
+/// nesting. The rules are ``V2Framing``'s; three need more than one event:
 ///
 /// - A key carries its value's wire type, which the key event does not say. The key is written
 ///   at once with wire type 0 (the type lives in the low three bits of the key's first byte, so
@@ -17,8 +18,8 @@ import TreeCoding
 ///   elements, known only when the container ends: the side table holds it too, at the start of
 ///   the container's content, and the container's length counts it.
 /// - What v2 cannot write (a nil element without nil index sets, an integer key outside
-///   -2^59..<2^59, unknown v3 bytes) marks the sink failed: the caller encodes through the tree,
-///   which reports the error.
+///   -2^59..<2^59, unknown v3 bytes) marks the sink failed (``SinkFailure``): a streamed run
+///   starts again through the tree, whose replay reports the error with its coding path.
 ///
 /// Mutable state is `@exclusivity(unchecked)`, as in ``V3Sink``: a sink belongs to one run on
 /// one thread, and no method keeps a property accessed while calling out.
@@ -34,15 +35,15 @@ final class V2Sink: ByteSink {
     @exclusivity(unchecked) private var contexts: [Context] = []
     /// Where the key waiting for its value's wire type starts in `buffer`, or -1.
     @exclusivity(unchecked) private var keyAt = -1
-    /// Whether that key has no v2 bytes (an error once its value is written).
+    /// Whether that key has no v2 bytes (an error once its value is written), and the key.
     @exclusivity(unchecked) private var keyIsInvalid = false
+    @exclusivity(unchecked) private var invalidKey = 0
     /// Whether a `.single` bracket came between that key and now (its value is then written even
     /// if it is nil).
     @exclusivity(unchecked) private var keyThroughSingle = false
     @exclusivity(unchecked) private var nilIndexSets = false
-    @exclusivity(unchecked) private var maximumDepth = 0
     @exclusivity(unchecked) private var depthLimit = 0
-    @exclusivity(unchecked) private var failed = false
+    @exclusivity(unchecked) private(set) var failure: SinkFailure?
 
     /// Bytes to insert at `position` of the content: a length prefix `varint(value)` when `nils`
     /// is -1, else a nil index set of `value` indices stored from `nilIndices[nils]` on.
@@ -57,7 +58,7 @@ final class V2Sink: ByteSink {
     private struct Context {
         let kind: Kind
         /// How the nodes inside are written (a `.single` passes its own context on).
-        let children: V2Writer.Context
+        let children: V2Framing.Context
         /// The index of this node's length prefix in `insertions`, or -1.
         let prefix: Int
         /// The index of this unkeyed container's nil index set in `insertions`, or -1.
@@ -70,7 +71,7 @@ final class V2Sink: ByteSink {
         /// the indices.
         var elements = 0
 
-        init(_ kind: Kind, children: V2Writer.Context, prefix: Int = -1, nilSet: Int = -1, nilStart: Int = 0) {
+        init(_ kind: Kind, children: V2Framing.Context, prefix: Int = -1, nilSet: Int = -1, nilStart: Int = 0) {
             self.kind = kind
             self.children = children
             self.prefix = prefix
@@ -84,29 +85,25 @@ final class V2Sink: ByteSink {
         contexts.append(Context(.top, children: .raw))  // every event finds a context, even before a reset
     }
 
-    /// Empties the sink for a run, keeping its memory (up to a bound).
-    private func reset(maximumDepth: Int, nilIndexSets: Bool, root: V2Writer.Context) {
+    /// Sets the sink up for a run (``endRun()`` emptied it).
+    private func reset(maximumDepth: Int, nilIndexSets: Bool, root: V2Framing.Context) {
         // As in V3Sink: four nodes per level of the encoder's depth, as the tree writer allows.
-        self.maximumDepth = maximumDepth
         self.nilIndexSets = nilIndexSets
         depthLimit = DepthGuard.nodeLimit(maximumDepth: maximumDepth)
-        failed = false
+        failure = nil
         keyAt = -1
         keyIsInvalid = false
         keyThroughSingle = false
-        buffer.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes)
-        insertions.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 16)
-        nilIndices.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 8)
-        openNils.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 8)
         while !contexts.isEmpty { contexts.removeLast() }
         contexts.append(Context(.top, children: root))
     }
 
-    func trim() {
-        buffer.releaseStorage(beyond: RetentionLimits.sinkBytes)
-        insertions.releaseStorage(beyond: RetentionLimits.sinkBytes / 16)
-        nilIndices.releaseStorage(beyond: RetentionLimits.sinkBytes / 8)
-        openNils.releaseStorage(beyond: RetentionLimits.sinkBytes / 8)
+    @inline(__always)
+    func endRun() {
+        buffer.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes)
+        insertions.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 16)
+        nilIndices.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 8)
+        openNils.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 8)
         contexts.releaseStorage(beyond: RetentionLimits.levels)
         if contexts.isEmpty { contexts.append(Context(.top, children: .raw)) }
     }
@@ -127,8 +124,20 @@ final class V2Sink: ByteSink {
         }
     }
 
+    /// `tree`'s v2 bytes, written at the top level or (`asElement`) as a stream element.
+    static func write(_ tree: BinaryValue, nilIndexSets: Bool, maximumDepth: Int, asElement: Bool = false) throws
+        -> Data
+    {
+        try StreamingScratch.with { scratch in
+            let streamer = scratch.v2
+            streamer.sink.reset(
+                maximumDepth: maximumDepth, nilIndexSets: nilIndexSets, root: asElement ? .element : .raw)
+            return try streamer.write(tree)
+        }
+    }
+
     @inline(never)
-    private func fail() { failed = true }
+    private func fail(_ reason: SinkFailure = .unexpectedEvent) { failure = reason }
 
     // MARK: Keys
 
@@ -136,21 +145,22 @@ final class V2Sink: ByteSink {
         guard keyAt < 0, contexts[contexts.count &- 1].kind == .keyed else { return fail() }
         keyAt = buffer.count
         if let i = key.intValue {
-            guard let bits = V2Writer.writableIntKeyBits(i, .varint) else {
+            guard let bits = V2Framing.intKeyPrefix(i, .varint) else {
                 // Not an error yet: a field v2 leaves out writes no key.
                 keyIsInvalid = true
+                invalidKey = i
                 return
             }
             buffer.append(varintSize(bits)) { w in w.varint(bits) }
         } else {
-            buffer.appendStringKey(key.stringValue) { count in UInt64(count) << 4 | 8 }
+            buffer.appendStringKey(key.stringValue) { count in V2Framing.stringKeyPrefix(byteCount: count) }
         }
     }
 
     /// Completes the waiting key with its value's wire type.
     @inline(__always)
     private func completeKey(_ type: V2WireType) {
-        if keyIsInvalid { return fail() }
+        if keyIsInvalid { return fail(.keyOutOfV2Range(invalidKey)) }
         buffer.setBits(type.rawValue, at: keyAt)
         keyAt = -1
         keyThroughSingle = false
@@ -166,40 +176,69 @@ final class V2Sink: ByteSink {
     // MARK: Values
 
     func value(_ node: BinaryValue) {
-        let top = contexts.count &- 1
-        if keyAt >= 0 {
-            if !keyThroughSingle, V2Writer.isOmitted(node) { return dropKey() }
-            completeKey(V2WireType.of(node))
-        } else {
-            switch contexts[top].kind {
-            case .keyed:
-                return fail()  // a value without a key
-            case .unkeyed:
-                if case .nil = node {
-                    // `encodeNil()`: an index of the nil index set, or no v2 bytes at all.
-                    guard nilIndexSets else { return fail() }
-                    openNils.append(contexts[top].elements)
-                    contexts[top].elements &+= 1
-                    return
-                }
-                // Elements are counted only for the indices of a nil index set: updating the
-                // count is a uniqueness check of `contexts` per element.
-                if nilIndexSets { contexts[top].elements &+= 1 }
-            default:
-                break
-            }
-        }
         switch node {
         case .string(let string):
+            guard let top = prepare(for: node) else { return }
             write(string, contexts[top].children)
         case .bool, .int8, .uint8, .int16, .uint16, .int32, .uint32, .int64, .uint64, .int, .uint, .float, .double:
             // Numbers and Bools, the same bytes in every context, are written here rather than
             // through `write`: a call and its frame per field.
-            guard let size = Scalars.size(of: node) else { return fail() }
+            guard prepare(for: node) != nil, let size = Scalars.size(of: node) else { return }
             buffer.append(size) { w in Scalars.write(node, to: &w) }
         default:
-            write(top == 0 ? V2Writer.root(node, nilIndexSets: nilIndexSets) : node, contexts[top].children)
+            writeOther(node)
         }
+    }
+
+    /// The key and element bookkeeping before a node sent whole: the index of the innermost
+    /// context, or `nil` when nothing is to be written (a field v2 leaves out, an `encodeNil()`
+    /// element, which goes to the nil index set, or a failure).
+    @inline(__always)
+    private func prepare(for node: BinaryValue) -> Int? {
+        let top = contexts.count &- 1
+        if keyAt >= 0 {
+            if !keyThroughSingle, V2Framing.isOmitted(node) {
+                dropKey()
+                return nil
+            }
+            completeKey(V2WireType.of(node))
+            return top
+        }
+        switch contexts[top].kind {
+        case .keyed:
+            fail()  // a value without a key
+            return nil
+        case .unkeyed:
+            if case .nil = node {
+                // `encodeNil()`: an index of the nil index set, or no v2 bytes at all.
+                guard nilIndexSets else {
+                    fail(.nilElementWithoutIndexSet)
+                    return nil
+                }
+                openNils.append(contexts[top].elements)
+                contexts[top].elements &+= 1
+                return nil
+            }
+            // Elements are counted only for the indices of a nil index set: updating the
+            // count is a uniqueness check of `contexts` per element.
+            if nilIndexSets { contexts[top].elements &+= 1 }
+        default:
+            break
+        }
+        return top
+    }
+
+    /// Nodes other than strings and numbers. (Out of line, so that `value(_:)` stays small
+    /// enough for its leaf path to be inlined.) A container sent whole is written as its events,
+    /// which do their own bookkeeping.
+    @inline(never)
+    private func writeOther(_ node: BinaryValue) {
+        if TreeReplay.isBracketed(node) {
+            _ = TreeReplay.send(node, to: self)
+            return
+        }
+        guard let top = prepare(for: node) else { return }
+        write(top == 0 ? V2Framing.root(node, nilIndexSets: nilIndexSets) : node, contexts[top].children)
     }
 
     func strings(_ strings: [String]) {
@@ -215,7 +254,7 @@ final class V2Sink: ByteSink {
 
     /// Writes a string in `context`: length-delimited but as a raw value.
     @inline(never)
-    private func write(_ string: String, _ context: V2Writer.Context) {
+    private func write(_ string: String, _ context: V2Framing.Context) {
         if context == .raw {
             buffer.append(string.utf8.count) { w in w.string(string) }
         } else {
@@ -234,7 +273,7 @@ final class V2Sink: ByteSink {
     }
 
     /// Writes a whole node in `context`.
-    private func write(_ node: BinaryValue, _ context: V2Writer.Context) {
+    private func write(_ node: BinaryValue, _ context: V2Framing.Context) {
         if case .string(let string) = node { return write(string, context) }
         if let size = Scalars.size(of: node) {
             switch node {
@@ -247,7 +286,7 @@ final class V2Sink: ByteSink {
                     return
                 }
             case .unknown:
-                return fail()  // stored v3 bytes have no v2 wire type: the tree path reports it
+                return fail(.unknownBytesInV2)
             default:
                 break
             }
@@ -269,18 +308,15 @@ final class V2Sink: ByteSink {
                 Scalars.write(packed, to: &w)
             }
         default:
-            if !V2Writer.append(
-                node, context, nilIndexSets: nilIndexSets, to: &buffer, maximumDepth: maximumDepth)
-            {
-                fail()
-            }
+            fail()  // bracketed nodes are sent as their events (`value(_:)`)
         }
     }
 
     // MARK: Bracketed nodes
 
     func begin(_ kind: SinkNodeKind) {
-        guard contexts.count < depthLimit else { return fail() }
+        // `contexts` holds the top level too: `depthLimit` nested nodes are allowed.
+        guard contexts.count <= depthLimit else { return fail(.tooDeep(limit: depthLimit)) }
         let top = contexts.count &- 1
         if keyAt >= 0 {
             if case .single = kind {
@@ -352,7 +388,7 @@ final class V2Sink: ByteSink {
     /// A copy of the bytes with every insertion in place; `nil` if anything failed or a node is
     /// still open. (A copy, so that the buffer serves the next run.)
     func finish() -> Data? {
-        guard !failed, !buffer.failed, contexts.count == 1, keyAt < 0 else { return nil }
+        guard failure == nil, !buffer.failed, contexts.count == 1, keyAt < 0 else { return nil }
         let total = buffer.count &+ contexts[0].insertedBytes
         return try? Output.make(count: total) { w in
             var copied = 0

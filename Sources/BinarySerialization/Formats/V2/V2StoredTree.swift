@@ -2,7 +2,7 @@ import TreeCoding
 
 extension BinaryValue {
     /// The tree as v2 stores it: without the fields v2 leaves out of keyed containers (a nil
-    /// `Optional` and nil, ``V2Writer/isOmitted(_:)``), at every depth. This is what `decodeTree`
+    /// `Optional` and nil, ``V2Framing/isOmitted(_:)``), at every depth. This is what `decodeTree`
     /// gives back from the v2 bytes, so v2's `encodeTree` gives it, and v2's
     /// `decode(fromTree:)` reads it: a tree then decodes as its bytes do.
     ///
@@ -21,7 +21,7 @@ extension BinaryValue {
             var kept: [KeyedFields.Field] = []
             kept.reserveCapacity(fields.count)
             for field in fields.fields {
-                if V2Writer.isOmitted(field.value) {
+                if V2Framing.isOmitted(field.value) {
                     changed = true
                 } else if let stored = field.value.v2StoredIfChanged(depth: depth + 1, limit) {
                     changed = true

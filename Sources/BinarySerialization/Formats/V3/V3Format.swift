@@ -41,11 +41,9 @@ enum V3Format: ByteFormat {
             var intKey = stringKey
             var keyStart = keyAt
             var keyLength = 0
-            if raw & 1 == 1 {
-                (keyStart, keyLength) = try r.keyBytes(raw >> 1, keyAt: keyAt)
-            } else {
-                // `raw >> 1` has its top bit clear: 0...Int.max.
-                intKey = Int(truncatingIfNeeded: raw >> 1)
+            switch V3Framing.key(raw) {
+            case .string(let byteCount): (keyStart, keyLength) = try r.keyBytes(byteCount, keyAt: keyAt)
+            case .int(let key): intKey = key
             }
             do {
                 guard !r.isAtEnd else {
@@ -209,7 +207,7 @@ enum V3Format: ByteFormat {
         guard view.offset < view.end else {
             throw WireFormatError(.valueNotFound, "the unkeyed container is at its end", offset: view.offset)
         }
-        guard view.buffer[view.offset] == 1 else { return false }
+        guard view.buffer[view.offset] == V3Framing.nilByte else { return false }
         view.offset += 1
         view.currentIndex += 1
         return true
@@ -243,13 +241,13 @@ extension ByteReader {
     mutating func v3Element() throws -> V3Element {
         let at = offset
         let prefix = try varint()
-        if prefix & 1 == 1 {
-            guard prefix == 1 else {
-                throw WireFormatError(.invalidBytes, "a nil indicator with a length (prefix \(prefix))", offset: at)
-            }
-            return V3Element(start: offset, end: offset, tag: V3Format.nilElement)
+        let length: UInt64
+        switch V3Framing.element(prefix) {
+        case .value(let bytes): length = bytes
+        case .nilElement: return V3Element(start: offset, end: offset, tag: V3Format.nilElement)
+        case .nilWithLength:
+            throw WireFormatError(.invalidBytes, "a nil indicator with a length (prefix \(prefix))", offset: at)
         }
-        let length = prefix >> 1
         guard length <= UInt64(remaining) else {
             throw WireFormatError(
                 .truncated, "an element of \(byteCount(length)) exceeds \(remainingBytes(remaining))", offset: at)

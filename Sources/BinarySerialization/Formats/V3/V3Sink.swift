@@ -1,7 +1,8 @@
 import Foundation
 import TreeCoding
 
-/// Writes v3 bytes as the streaming encoder sends a value, without a tree.
+/// The v3 writer: writes v3 bytes as the streaming encoder sends a value, and trees sent to it
+/// as the same events (``TreeReplay``).
 ///
 /// A v3 element starts with the length of its bytes, which is known only once the element
 /// ends. The sink writes every element's content without that prefix and notes, in a side
@@ -10,7 +11,7 @@ import TreeCoding
 /// output, inserting the prefixes: O(n) whatever the nesting, with no byte moved twice. Leaves
 /// inside containers know their size up front and are written with their prefix directly.
 ///
-/// The bytes are those ``V3Writer`` writes for the same tree: the same rules, by context.
+/// The rules are ``V3Framing``'s.
 ///
 /// Mutable state is `@exclusivity(unchecked)`: a sink belongs to one encoding run on one thread,
 /// and no method keeps a property accessed while calling out (the dynamic checks cost about a
@@ -21,9 +22,8 @@ final class V3Sink: ByteSink {
     @exclusivity(unchecked) private var prefixes: [(position: Int, length: Int)] = []
     /// The open bracketed nodes, innermost last; the first is the top level.
     @exclusivity(unchecked) private var contexts: [Context] = []
-    @exclusivity(unchecked) private var maximumDepth = 0
     @exclusivity(unchecked) private var depthLimit = 0
-    @exclusivity(unchecked) private(set) var failed = false
+    @exclusivity(unchecked) private(set) var failure: SinkFailure?
 
     private struct Context {
         /// Inside keyed and unkeyed containers, nodes are elements; elsewhere they are written raw.
@@ -38,22 +38,20 @@ final class V3Sink: ByteSink {
         contexts.reserveCapacity(16)
     }
 
-    /// Empties the sink for a run with `maximumDepth`, keeping its memory (up to a bound).
+    /// Sets the sink up for a run with `maximumDepth` (``endRun()`` emptied it).
     private func reset(maximumDepth: Int, rootIsElement: Bool) {
-        // The tree writer allows four nodes per level of the encoder's depth (DepthGuard); past
-        // that the run gives up and the tree path reports the error.
-        self.maximumDepth = maximumDepth
+        // Four nodes per level of the encoder's depth (DepthGuard); past that a streamed run
+        // gives up, and a tree's replay reports the error.
         depthLimit = DepthGuard.nodeLimit(maximumDepth: maximumDepth)
-        failed = false
-        buffer.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes)
-        prefixes.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 16)
+        failure = nil
         while !contexts.isEmpty { contexts.removeLast() }
         contexts.append(Context(childrenAreElements: rootIsElement, prefix: -1))
     }
 
-    func trim() {
-        buffer.releaseStorage(beyond: RetentionLimits.sinkBytes)
-        prefixes.releaseStorage(beyond: RetentionLimits.sinkBytes / 16)
+    @inline(__always)
+    func endRun() {
+        buffer.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes)
+        prefixes.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 16)
         contexts.releaseStorage(beyond: RetentionLimits.levels)
     }
 
@@ -70,12 +68,36 @@ final class V3Sink: ByteSink {
         }
     }
 
+    /// `tree`'s v3 bytes (as a stream element with `asElement`: `varint(length << 1)` and the
+    /// bytes, or `01` for nil).
+    static func write(_ tree: BinaryValue, maximumDepth: Int, asElement: Bool = false) throws -> Data {
+        try StreamingScratch.with { scratch in
+            let streamer = scratch.v3
+            streamer.sink.reset(maximumDepth: maximumDepth, rootIsElement: asElement)
+            return try streamer.write(tree)
+        }
+    }
+
     private var childrenAreElements: Bool {
         contexts[contexts.count &- 1].childrenAreElements
     }
 
+    /// A leaf's bytes, out of line: inlined into `value(_:)`, the leaf switch measured +1.4%
+    /// instructions on P2 encode.
     @inline(never)
-    private func fail() { failed = true }
+    private static func writeLeaf(_ node: BinaryValue, to w: inout ByteWriter) {
+        Scalars.write(node, to: &w)
+    }
+
+    /// A node sent whole that holds other nodes, written as its events. (Out of line: `value(_:)`
+    /// stays small enough for its leaf path to be inlined.)
+    @inline(never)
+    private func sendEvents(of node: BinaryValue) {
+        _ = TreeReplay.send(node, to: self)
+    }
+
+    @inline(never)
+    private func fail(_ reason: SinkFailure = .unexpectedEvent) { failure = reason }
 
     // MARK: Events
 
@@ -84,23 +106,23 @@ final class V3Sink: ByteSink {
         // as a closure: that measured +5% instructions on P2 encode.
         if let size = Scalars.size(of: node) {
             if childrenAreElements {
-                let prefix = UInt64(size) << 1
+                let prefix = V3Framing.elementPrefix(length: size)
                 buffer.append(varintSize(prefix) &+ size) { w in
                     w.varint(prefix)
-                    Scalars.write(node, to: &w)
+                    Self.writeLeaf(node, to: &w)
                 }
             } else {
-                buffer.append(size) { w in Scalars.write(node, to: &w) }
+                buffer.append(size) { w in Self.writeLeaf(node, to: &w) }
             }
             return
         }
         switch node {
         case .nil, .optional(.none), .single(.nil):
-            buffer.byte(1)
+            buffer.byte(V3Framing.nilByte)
         case .packed(let packed):
             let size = Scalars.size(of: packed)
             if childrenAreElements {
-                let prefix = UInt64(size) << 1
+                let prefix = V3Framing.elementPrefix(length: size)
                 buffer.append(varintSize(prefix) &+ size) { w in
                     w.varint(prefix)
                     Scalars.write(packed, to: &w)
@@ -109,10 +131,7 @@ final class V3Sink: ByteSink {
                 buffer.append(size) { w in Scalars.write(packed, to: &w) }
             }
         default:
-            var writer = V3Writer()
-            guard writer.append(node, asElement: childrenAreElements, to: &buffer, maximumDepth: maximumDepth) else {
-                return fail()
-            }
+            sendEvents(of: node)
         }
     }
 
@@ -123,7 +142,7 @@ final class V3Sink: ByteSink {
         }
         for string in strings {
             let size = string.utf8.count
-            let prefix = UInt64(size) << 1
+            let prefix = V3Framing.elementPrefix(length: size)
             buffer.append(varintSize(prefix) &+ size) { w in
                 w.varint(prefix)
                 w.string(string)
@@ -133,15 +152,17 @@ final class V3Sink: ByteSink {
 
     func key(_ key: BinaryKey) {
         if let i = key.intValue {
-            guard i >= 0 else { return fail() }  // no v3 bytes; the tree path reports it
-            buffer.append(varintSize(UInt64(i) << 1)) { w in w.varint(UInt64(i) << 1) }
+            guard i >= 0 else { return fail(.negativeKey(i)) }
+            let prefix = V3Framing.intKeyPrefix(i)
+            buffer.append(varintSize(prefix)) { w in w.varint(prefix) }
         } else {
-            buffer.appendStringKey(key.stringValue) { count in UInt64(count) << 1 | 1 }
+            buffer.appendStringKey(key.stringValue) { count in V3Framing.stringKeyPrefix(byteCount: count) }
         }
     }
 
     func begin(_ kind: SinkNodeKind) {
-        guard contexts.count < depthLimit else { return fail() }
+        // `contexts` holds the top level too: `depthLimit` nested nodes are allowed.
+        guard contexts.count <= depthLimit else { return fail(.tooDeep(limit: depthLimit)) }
         let containerChildren: Bool
         switch kind {
         case .keyed, .unkeyed: containerChildren = true
@@ -152,7 +173,8 @@ final class V3Sink: ByteSink {
             prefixes.append((buffer.count, 0))
             contexts.append(Context(childrenAreElements: containerChildren, prefix: prefixes.count &- 1))
         } else {
-            if !containerChildren { buffer.byte(0) }  // top level or inside a wrapper: "a value follows"
+            // The top level or inside a wrapper: "a value follows".
+            if !containerChildren { buffer.byte(V3Framing.someByte) }
             contexts.append(Context(childrenAreElements: containerChildren, prefix: -1))
         }
     }
@@ -164,7 +186,7 @@ final class V3Sink: ByteSink {
             let start = prefixes[closed.prefix].position
             let length = buffer.count &- start &+ nested
             prefixes[closed.prefix].length = length
-            nested &+= varintSize(UInt64(length) << 1)
+            nested &+= varintSize(V3Framing.elementPrefix(length: length))
         }
         contexts[contexts.count &- 1].nestedPrefixBytes &+= nested
     }
@@ -174,13 +196,13 @@ final class V3Sink: ByteSink {
     /// A copy of the bytes with every prefix in place; `nil` if anything failed or a node is
     /// still open. (A copy, so that the buffer serves the next run.)
     func finish() -> Data? {
-        guard !failed, !buffer.failed, contexts.count == 1 else { return nil }
+        guard failure == nil, !buffer.failed, contexts.count == 1 else { return nil }
         let total = buffer.count &+ contexts[0].nestedPrefixBytes
         return try? Output.make(count: total) { w in
             var copied = 0
             for entry in prefixes {
                 w.bytes(buffer.bytes(copied..<max(copied, entry.position)))
-                w.varint(UInt64(entry.length) << 1)
+                w.varint(V3Framing.elementPrefix(length: entry.length))
                 copied = max(copied, entry.position)
             }
             w.bytes(buffer.bytes(copied..<buffer.count))

@@ -72,9 +72,6 @@ package final class StreamingEncoder {
         var keySet: Set<BinaryKey>?
     }
 
-    /// A duplicate check switches from a scan to a set past this many keys.
-    static let keySetThreshold = 16
-
     /// Thrown to unwind a run that gave up; never leaves ``encode(_:options:)``.
     struct GaveUp: Error {}
 
@@ -108,9 +105,12 @@ package final class StreamingEncoder {
         nextID &+= 1
         frames.append(
             Frame(id: rootID, state: .holder, step: nil, encoderDepth: 0, valueDepth: 0, pathDepth: 0, keyStart: 0))
-        // Do not keep the caller's objects alive between runs. (`Dictionary()`: the literal `[:]`
-        // went through `Dictionary(dictionaryLiteral:)`, about 30 instructions per run.)
-        defer { userInfo = Dictionary() }
+        // Do not keep the caller's objects alive between runs (`Dictionary()`: the literal `[:]`
+        // costs a call), nor what a deep or wide run made the stacks grow to.
+        defer {
+            userInfo = Dictionary()
+            if frames.capacity > RetentionLimits.levels || keys.capacity > RetentionLimits.levels { trim() }
+        }
         do {
             if throughEncodable {
                 try encodeWithChild(value, step: nil, in: 0)
@@ -201,9 +201,11 @@ package final class StreamingEncoder {
         keyedBoxes[index] = kept
     }
 
-    /// Gives back, between runs, what a deep run made the stacks and kept boxes grow to: the
-    /// work is the levels past ``RetentionLimits/levels``, which only a deep run adds.
-    package func trim() {
+    /// Gives back what a deep or wide run made the stacks and kept boxes grow to: the work is the
+    /// levels past ``RetentionLimits/levels``, which only such a run adds. Boxes are kept one per
+    /// frame index, so they grow only with `frames`.
+    @inline(never)
+    private func trim() {
         frames.releaseStorage(beyond: RetentionLimits.levels)
         keys.releaseStorage(beyond: RetentionLimits.levels)
         if keyedBoxes.count > RetentionLimits.levels {
@@ -383,7 +385,7 @@ package final class StreamingEncoder {
         }
         keys.append(key)
         frames[index].keyFilter |= key.filterBit
-        if keys.count &- start > Self.keySetThreshold {
+        if keys.count &- start > KeyLookup.scanLimit {
             frames[index].keySet = Set(keys[start...])
             while keys.count > start { keys.removeLast() }
         }
