@@ -87,7 +87,7 @@ extension ProtobufInteger {
     }
 
     /// The value of an integer leaf, if it holds one that fits `Self` exactly.
-    static func exactly(_ leaf: BinaryValue) -> Self? {
+    static func protobufValue(of leaf: BinaryValue) -> Self? {
         switch leaf {
         case .int32(let v, _): return Self(exactly: v)
         case .int64(let v, _): return Self(exactly: v)
@@ -107,7 +107,7 @@ extension PlainProtobufInteger {
     static var protobufType: ProtobufScalarType? { protobufType(.varint) }
     var protobufLeaf: BinaryValue? { protobufLeaf(.varint) }
     init?(protobufLeaf leaf: BinaryValue) {
-        guard let v = Self.exactly(leaf) else { return nil }
+        guard let v = Self.protobufValue(of: leaf) else { return nil }
         self = v
     }
 }
@@ -153,7 +153,7 @@ extension ProtobufWrapperLeaf {
 
     init?(protobufLeaf leaf: BinaryValue) {
         guard let integer = Wrapped.self as? any ProtobufInteger.Type,
-            let value = integer.exactly(leaf) as? Wrapped
+            let value = integer.protobufValue(of: leaf) as? Wrapped
         else { return nil }
         self.init(protobufWrapped: value)
     }
