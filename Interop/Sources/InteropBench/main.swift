@@ -1,0 +1,200 @@
+import BinarySerialization
+import Dispatch
+import Foundation
+import SwiftProtobuf
+
+// ProtobufEncoder/ProtobufDecoder against swift-protobuf's generated code on the Benchmarks/
+// payloads proto3 can express: P1i (one small message), P2 (1,000 records), P3 (100,000 ints,
+// doubles, bools), P5 (a chain of 50 nodes). Prints the median time per operation of each and the
+// ratio ours / swift-protobuf. Run: swift run -c release --package-path Interop InteropBench
+
+// MARK: Codable mirrors of bench.proto
+
+struct Message: Codable, Equatable {
+    var sender: String
+    var isRead: Bool
+    var unreadCount: Int
+    enum CodingKeys: Int, CodingKey { case sender = 1, isRead, unreadCount }
+    var proto: Bench_Message {
+        .with {
+            $0.sender = sender
+            $0.isRead = isRead
+            $0.unreadCount = Int64(unreadCount)
+        }
+    }
+}
+
+struct Point: Codable, Equatable {
+    var x: Int32
+    var y: Int32
+    enum CodingKeys: Int, CodingKey { case x = 1, y }
+}
+
+struct Record: Codable, Equatable {
+    var id: Int
+    var count: Int32
+    var flags: UInt32
+    var score: Double
+    var ratio: Float
+    var isActive: Bool
+    var name: String
+    var note: String?
+    var tags: [Int]
+    var position: Point
+    enum CodingKeys: Int, CodingKey { case id = 1, count, flags, score, ratio, isActive, name, note, tags, position }
+    var proto: Bench_Record {
+        .with {
+            $0.id = Int64(id)
+            $0.count = count
+            $0.flags = flags
+            $0.score = score
+            $0.ratio = ratio
+            $0.isActive = isActive
+            $0.name = name
+            if let note { $0.note = note }
+            $0.tags = tags.map(Int64.init)
+            $0.position = .with {
+                $0.x = position.x
+                $0.y = position.y
+            }
+        }
+    }
+}
+
+struct Records: Codable, Equatable {
+    var records: [Record]
+    enum CodingKeys: Int, CodingKey { case records = 1 }
+}
+
+struct Values<T: Codable & Equatable>: Codable, Equatable {
+    var values: [T]
+    enum CodingKeys: Int, CodingKey { case values = 1 }
+}
+
+struct Node: Codable, Equatable {
+    var value: Int
+    var child: [Node]
+    enum CodingKeys: Int, CodingKey { case value = 1, child }
+    var proto: Bench_Node {
+        .with {
+            $0.value = Int64(value)
+            $0.child = child.map(\.proto)
+        }
+    }
+}
+
+// MARK: Payloads (the same generators as Benchmarks/Sources/BenchSupport, seeds included)
+
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func mixedInt() -> Int {
+        let bits = Int(next() % 64)
+        let magnitude = bits == 0 ? 0 : Int(truncatingIfNeeded: next() >> UInt64(64 - bits))
+        return next() & 1 == 0 ? magnitude : -magnitude
+    }
+    mutating func mixedDouble() -> Double {
+        let mantissa = Double(next() >> 11) / Double(1 << 53)
+        return mantissa * pow(10, Double(Int(next() % 25) - 12))
+    }
+    mutating func shortString(min: Int, max: Int) -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-")
+        let length = min + Int(next() % UInt64(max - min + 1))
+        return String((0..<length).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] })
+    }
+}
+
+func records(count: Int) -> [Record] {
+    var rng = SplitMix64(state: 2)
+    return (0..<count).map { i in
+        Record(
+            id: i * 7919 + 100_000, count: Int32(truncatingIfNeeded: rng.next() % 2_000_000) - 1_000_000,
+            flags: UInt32(UInt8(truncatingIfNeeded: rng.next())), score: rng.mixedDouble(),
+            ratio: Float(rng.next() % 10_000) / 100, isActive: rng.next() & 1 == 0,
+            name: rng.shortString(min: 6, max: 20),
+            note: rng.next() % 3 == 0 ? nil : rng.shortString(min: 10, max: 40),
+            tags: (0..<Int(rng.next() % 6)).map { _ in Int(rng.next() % 5_000) },
+            position: Point(
+                x: Int32(truncatingIfNeeded: rng.next() % 20_000) - 10_000,
+                y: Int32(truncatingIfNeeded: rng.next() % 20_000) - 10_000))
+    }
+}
+
+func chain(depth: Int) -> Node {
+    var node = Node(value: depth - 1, child: [])
+    for level in stride(from: depth - 2, through: 0, by: -1) { node = Node(value: level, child: [node]) }
+    return node
+}
+
+// MARK: Timing
+
+/// The median over `runs` of the time per call of `body`, each run repeating it for ~50 ms.
+func median(runs: Int = 7, _ body: () throws -> Void) rethrows -> Double {
+    var iterations = 1
+    while true {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<iterations { try body() }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        if elapsed > 50_000_000 { break }
+        iterations *= 2
+    }
+    var samples: [Double] = []
+    for _ in 0..<runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<iterations { try body() }
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(iterations))
+    }
+    return samples.sorted()[runs / 2]
+}
+
+func format(_ ns: Double) -> String {
+    ns >= 1_000_000 ? String(format: "%.2f ms", ns / 1e6) : String(format: "%.1f µs", ns / 1e3)
+}
+
+func compare<V: Codable & Equatable, M: SwiftProtobuf.Message & Equatable>(
+    _ name: String, _ value: V, _ message: M
+) throws {
+    let encoder = ProtobufEncoder()
+    let decoder = ProtobufDecoder()
+    let ours = try encoder.encode(value)
+    let theirs: Data = try message.serializedBytes()
+    // The comparison is fair only if both sides do the same work: same message, same value.
+    guard try M(serializedBytes: ours) == message, try decoder.decode(V.self, from: theirs) == value else {
+        print("\(name): the two libraries disagree; not timed")
+        return
+    }
+    let ourEncode = try median { _ = try encoder.encode(value) }
+    let theirEncode = try median { let _: Data = try message.serializedBytes() }
+    let ourDecode = try median { _ = try decoder.decode(V.self, from: theirs) }
+    let theirDecode = try median { _ = try M(serializedBytes: theirs) }
+    print(
+        "| \(name) | \(ours.count) / \(theirs.count) | \(format(ourEncode)) | \(format(theirEncode)) | "
+            + String(format: "%.2f×", ourEncode / theirEncode) + " | \(format(ourDecode)) | \(format(theirDecode)) | "
+            + String(format: "%.2f×", ourDecode / theirDecode) + " |")
+}
+
+print(
+    "| payload | bytes (ours / theirs) | encode ours | encode swift-protobuf | ratio | decode ours | decode swift-protobuf | ratio |"
+)
+print("|---|---|---|---|---|---|---|---|")
+let message = Message(sender: "Alice Wonderland", isRead: false, unreadCount: 42)
+try compare("P1i message", message, message.proto)
+let p2 = records(count: 1_000)
+try compare("P2 1,000 records", Records(records: p2), Bench_Records.with { $0.records = p2.map(\.proto) })
+var rng = SplitMix64(state: 3)
+let ints = (0..<100_000).map { _ in rng.mixedInt() }
+try compare("P3 [Int] 100k", Values(values: ints), Bench_Ints.with { $0.values = ints.map(Int64.init) })
+rng = SplitMix64(state: 4)
+let doubles = (0..<100_000).map { _ in rng.mixedDouble() }
+try compare("P3 [Double] 100k", Values(values: doubles), Bench_Doubles.with { $0.values = doubles })
+rng = SplitMix64(state: 5)
+let bools = (0..<100_000).map { _ in rng.next() & 1 == 0 }
+try compare("P3 [Bool] 100k", Values(values: bools), Bench_Bools.with { $0.values = bools })
+let node = chain(depth: 50)
+try compare("P5 depth 50", node, node.proto)

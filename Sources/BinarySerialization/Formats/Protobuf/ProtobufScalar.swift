@@ -1,0 +1,183 @@
+import Foundation
+import TreeCoding
+
+/// The proto3 scalar types, and how each is a leaf of the protobuf tree.
+///
+/// In a tree made by ``ProtobufEncoder``, an integer leaf's ``IntegerEncoding`` names its proto type:
+/// `.varint` is `int32`/`int64`/`uint32`/`uint64`, `.zigZag` is `sint32`/`sint64`, `.fixed` is
+/// `sfixed32`/`sfixed64`/`fixed32`/`fixed64`. (`Int` and `UInt` are 64-bit protobuf integers.)
+enum ProtobufScalarType: Sendable, CustomStringConvertible {
+    case int32, int64, uint32, uint64, sint32, sint64
+    case fixed32, fixed64, sfixed32, sfixed64
+    case bool, float, double, string, bytes
+
+    var wireType: ProtobufWireType {
+        switch self {
+        case .int32, .int64, .uint32, .uint64, .sint32, .sint64, .bool: return .varint
+        case .fixed32, .sfixed32, .float: return .fixed32
+        case .fixed64, .sfixed64, .double: return .fixed64
+        case .string, .bytes: return .lengthDelimited
+        }
+    }
+
+    /// Whether a repeated field of the type is packed (every numeric type; not strings or bytes).
+    var isPackable: Bool { wireType != .lengthDelimited }
+
+    var description: String {
+        switch self {
+        case .int32: return "int32"
+        case .int64: return "int64"
+        case .uint32: return "uint32"
+        case .uint64: return "uint64"
+        case .sint32: return "sint32"
+        case .sint64: return "sint64"
+        case .fixed32: return "fixed32"
+        case .fixed64: return "fixed64"
+        case .sfixed32: return "sfixed32"
+        case .sfixed64: return "sfixed64"
+        case .bool: return "bool"
+        case .float: return "float"
+        case .double: return "double"
+        case .string: return "string"
+        case .bytes: return "bytes"
+        }
+    }
+
+    /// The proto type of an integer of `bits` bits, signed or not, written with `encoding`.
+    static func integer(signed: Bool, bits64: Bool, _ encoding: IntegerEncoding) -> Self {
+        switch (signed, bits64, encoding) {
+        case (true, false, .varint): return .int32
+        case (true, false, .zigZag): return .sint32
+        case (true, false, .fixed): return .sfixed32
+        case (true, true, .varint): return .int64
+        case (true, true, .zigZag): return .sint64
+        case (true, true, .fixed): return .sfixed64
+        case (false, false, .fixed): return .fixed32
+        case (false, false, _): return .uint32
+        case (false, true, .fixed): return .fixed64
+        case (false, true, _): return .uint64
+        }
+    }
+
+    /// The leaf of a field that is not stored: zero, `false`, empty.
+    var defaultLeaf: BinaryValue {
+        switch self {
+        case .int32: return .int32(0, .varint)
+        case .int64: return .int64(0, .varint)
+        case .uint32: return .uint32(0, .varint)
+        case .uint64: return .uint64(0, .varint)
+        case .sint32: return .int32(0, .zigZag)
+        case .sint64: return .int64(0, .zigZag)
+        case .fixed32: return .uint32(0, .fixed)
+        case .fixed64: return .uint64(0, .fixed)
+        case .sfixed32: return .int32(0, .fixed)
+        case .sfixed64: return .int64(0, .fixed)
+        case .bool: return .bool(false)
+        case .float: return .float(0)
+        case .double: return .double(0)
+        case .string: return .string("")
+        case .bytes: return .data(Data())
+        }
+    }
+
+    /// Reads a value of this type that fills `r` (a length-delimited value) or starts at `r`
+    /// (the other wire types), as a leaf of the protobuf tree.
+    func read(_ r: inout ByteReader) throws -> BinaryValue {
+        switch self {
+        case .int32: return .int32(Int32(truncatingIfNeeded: try r.protobufVarint()), .varint)
+        case .int64: return .int64(Int64(bitPattern: try r.protobufVarint()), .varint)
+        case .uint32: return .uint32(UInt32(truncatingIfNeeded: try r.protobufVarint()), .varint)
+        case .uint64: return .uint64(try r.protobufVarint(), .varint)
+        case .sint32:
+            // The zig-zag of a 32-bit value is the low 32 bits of the varint.
+            let bits = UInt64(UInt32(truncatingIfNeeded: try r.protobufVarint()))
+            return .int32(Int32(truncatingIfNeeded: unZigZag(bits)), .zigZag)
+        case .sint64: return .int64(unZigZag(try r.protobufVarint()), .zigZag)
+        case .bool: return .bool(try r.protobufVarint() != 0)
+        case .fixed32: return .uint32(try r.littleEndian(UInt32.self), .fixed)
+        case .sfixed32: return .int32(Int32(bitPattern: try r.littleEndian(UInt32.self)), .fixed)
+        case .float: return .float(Float(bitPattern: try r.littleEndian(UInt32.self)))
+        case .fixed64: return .uint64(try r.littleEndian(UInt64.self), .fixed)
+        case .sfixed64: return .int64(Int64(bitPattern: try r.littleEndian(UInt64.self)), .fixed)
+        case .double: return .double(Double(bitPattern: try r.littleEndian(UInt64.self)))
+        case .string: return .string(try Scalars.readString(&r))
+        case .bytes:
+            let data = Data(UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<r.end]))
+            r.offset = r.end
+            return .data(data)
+        }
+    }
+}
+
+/// How a leaf of the tree is written: its proto type and its payload.
+enum ProtobufLeafWire {
+    case varint(UInt64)
+    case fixed32(UInt32)
+    case fixed64(UInt64)
+    case string(String)
+    case bytes(Data)
+
+    var wireType: ProtobufWireType {
+        switch self {
+        case .varint: return .varint
+        case .fixed32: return .fixed32
+        case .fixed64: return .fixed64
+        case .string, .bytes: return .lengthDelimited
+        }
+    }
+
+    /// Whether the value is proto3's default (zero, empty), which a field without presence omits.
+    /// A float's default is the bit pattern zero: `-0.0` is written.
+    var isDefault: Bool {
+        switch self {
+        case .varint(let v): return v == 0
+        case .fixed32(let v): return v == 0
+        case .fixed64(let v): return v == 0
+        case .string(let s): return s.utf8.isEmpty
+        case .bytes(let d): return d.isEmpty
+        }
+    }
+
+    /// The payload's size in bytes, without its length prefix.
+    var payloadSize: Int {
+        switch self {
+        case .varint(let v): return ProtobufWire.varintSize(v)
+        case .fixed32: return 4
+        case .fixed64: return 8
+        case .string(let s): return s.utf8.count
+        case .bytes(let d): return d.count
+        }
+    }
+
+    /// The wire form of a leaf; `nil` for a node that is not a protobuf scalar (an 8- or 16-bit
+    /// integer has no proto type).
+    init?(_ leaf: BinaryValue) {
+        switch leaf {
+        case .bool(let v): self = .varint(v ? 1 : 0)
+        case .int32(let v, let e): self.init(signed: Int64(v), bits64: false, e)
+        case .int64(let v, let e): self.init(signed: v, bits64: true, e)
+        case .int(let v, let e): self.init(signed: Int64(v), bits64: true, e)
+        case .uint32(let v, .fixed): self = .fixed32(v)
+        case .uint32(let v, _): self = .varint(UInt64(v))
+        case .uint64(let v, .fixed): self = .fixed64(v)
+        case .uint64(let v, _): self = .varint(v)
+        case .uint(let v, .fixed): self = .fixed64(UInt64(v))
+        case .uint(let v, _): self = .varint(UInt64(v))
+        case .float(let v): self = .fixed32(v.bitPattern)
+        case .double(let v): self = .fixed64(v.bitPattern)
+        case .string(let v): self = .string(v)
+        case .data(let v): self = .bytes(v)
+        default: return nil
+        }
+    }
+
+    private init(signed v: Int64, bits64: Bool, _ encoding: IntegerEncoding) {
+        switch encoding {
+        // int32 and int64 are sign-extended to 64 bits: a negative value takes 10 bytes.
+        case .varint: self = .varint(UInt64(bitPattern: v))
+        case .zigZag: self = .varint(bits64 ? zigZag(v) : zigZag(Int32(truncatingIfNeeded: v)))
+        case .fixed:
+            self = bits64 ? .fixed64(UInt64(bitPattern: v)) : .fixed32(UInt32(bitPattern: Int32(truncatingIfNeeded: v)))
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// Writes the wrapped `Int32`, `Int64` or `Int` as a protobuf `sint32`/`sint64` (zig-zag, then a
+/// varint) with ``ProtobufEncoder``; a plain `Int32` or `Int64` there is an `int32`/`int64`, where a
+/// negative value takes ten bytes.
+///
+/// BinaryCodable 2.x's wrapper. With ``BinaryEncoder`` (v3 and v2) these integers are zig-zag
+/// encoded already, and the wrapper writes the same bytes as the plain value; with other coders
+/// (`JSONEncoder`...) it is transparent.
+@propertyWrapper
+public struct SignedValue<WrappedValue>: Codable
+where WrappedValue: SignedValueCompatible & FixedWidthInteger & SignedInteger & Codable {
+    /// The integer.
+    public var wrappedValue: WrappedValue
+
+    /// Wraps `wrappedValue`.
+    public init(wrappedValue: WrappedValue) {
+        self.wrappedValue = wrappedValue
+    }
+
+    /// Reads the plain value from a single-value container.
+    public init(from decoder: any Decoder) throws {
+        self.wrappedValue = try decoder.singleValueContainer().decode(WrappedValue.self)
+    }
+
+    /// Writes the plain value to a single-value container.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue)
+    }
+}
+
+extension SignedValue: Equatable {}
+extension SignedValue: Hashable {}
+extension SignedValue: Sendable where WrappedValue: Sendable {}

@@ -1,0 +1,83 @@
+import BinarySerialization
+import Foundation
+import Testing
+
+// Reading protobuf bytes without the type, as `protoc --decode_raw` does.
+@Suite struct ProtobufRawTests {
+    @Test func everyWireType() throws {
+        let hex = """
+            08 96 01                     // 1: varint 150
+            12 07 74 65 73 74 69 6e 67   // 2: "testing" (does not frame as a message)
+            1a 03 08 96 01               // 3: a message holding 1: 150
+            21 00 00 00 00 00 00 f0 3f   // 4: fixed64
+            2d 00 00 80 3f               // 5: fixed32
+            33 08 01 34                  // 6: a group holding 1: 1
+            3a 00                        // 7: empty bytes
+            42 02 ff 00                  // 8: bytes that are not UTF-8
+            """
+        let data = Data(bytes(hex))
+        let raw = try ProtobufDecoder().decodeRaw(from: data)
+        #expect(raw.fields.map(\.number) == [1, 2, 3, 4, 5, 6, 7, 8])
+        #expect(raw.fields.map(\.offset) == [0, 3, 12, 17, 26, 31, 35, 37])
+        #expect(raw.fields[0].value == .varint(150))
+        #expect(raw.fields[3].value == .fixed64(0x3ff0_0000_0000_0000))
+        #expect(raw.fields[4].value == .fixed32(0x3f80_0000))
+        let expected = """
+            1: 150
+            2: "testing"
+            3 {
+              1: 150
+            }
+            4: 0x3ff0000000000000
+            5: 0x3f800000
+            6 {
+              1: 1
+            }
+            7: ""
+            8: "\\377\\000"
+
+            """
+        #expect(raw.description == expected)
+        #expect(raw.serialized() == data)
+    }
+
+    @Test func encodedValuesReadBack() throws {
+        let value = PBComposite(
+            id: 3, name: "x", inner: PBInner(a: 1), list: [PBInner(b: 2)], doubles: [1], map: ["k": PBInner()],
+            colors: [.blue], choice: .number(7))
+        let data = try ProtobufEncoder().encode(value)
+        let raw = try ProtobufDecoder().decodeRaw(from: data)
+        #expect(raw.serialized() == data)
+        #expect(raw.fields.first?.value == .varint(3))
+    }
+
+    @Test func malformedInputThrows() {
+        for hex in ["08", "0a 05 61", "00 01", "0e 00", "0c"] {
+            #expect(throws: DecodingError.self, "\(hex)") { try ProtobufDecoder().decodeRaw(from: Data(bytes(hex))) }
+        }
+    }
+
+    @Test func deepNestingIsBytesPastTheLimit() throws {
+        // 300 messages each holding the next in field 1: past the depth limit (100) the bytes are
+        // kept as bytes, not an error.
+        var data: [UInt8] = [0x08, 0x01]
+        for _ in 0..<300 {
+            var length: [UInt8] = []
+            var n = data.count
+            repeat {
+                length.append(UInt8(n & 0x7f) | (n > 0x7f ? 0x80 : 0))
+                n >>= 7
+            } while n > 0
+            data = [0x0a] + length + data
+        }
+        let raw = try ProtobufDecoder().decodeRaw(from: Data(data))
+        #expect(raw.serialized() == Data(data))
+        var depth = 0
+        var node = raw
+        while case .lengthDelimited(_, let inner?) = node.fields.first?.value {
+            depth += 1
+            node = inner
+        }
+        #expect(depth == 100)
+    }
+}
