@@ -177,7 +177,7 @@ extension ProtobufRawMessage {
             switch field.value {
             case .varint(let v):
                 Self.tag(field.number, .varint, &out)
-                ProtobufWire.forEachVarintByte(v) { out.append($0) }
+                ProtobufVarint.forEachByte(v) { out.append($0) }
             case .fixed64(let v):
                 Self.tag(field.number, .fixed64, &out)
                 withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
@@ -186,7 +186,7 @@ extension ProtobufRawMessage {
                 withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
             case .lengthDelimited(let bytes, _):
                 Self.tag(field.number, .lengthDelimited, &out)
-                ProtobufWire.forEachVarintByte(UInt64(bytes.count)) { out.append($0) }
+                ProtobufVarint.forEachByte(UInt64(bytes.count)) { out.append($0) }
                 out.append(contentsOf: bytes)
             case .group(let message):
                 Self.tag(field.number, .startGroup, &out)
@@ -200,7 +200,7 @@ extension ProtobufRawMessage {
         // A field read from bytes has a number in range; a hand-made one is clamped into the
         // 29 bits a tag holds rather than trapping.
         let field = min(max(number, 0), ProtobufWire.fieldNumbers.upperBound)
-        ProtobufWire.forEachVarintByte(ProtobufWire.tag(field, type)) { out.append($0) }
+        ProtobufVarint.forEachByte(ProtobufWire.tag(field, type)) { out.append($0) }
     }
 }
 

@@ -141,7 +141,7 @@ enum ProtobufLeafWire {
     /// The payload's size in bytes, without its length prefix.
     var payloadSize: Int {
         switch self {
-        case .varint(let v): return ProtobufWire.varintSize(v)
+        case .varint(let v): return ProtobufVarint.size(v)
         case .fixed32: return 4
         case .fixed64: return 8
         case .string(let s): return s.utf8.count

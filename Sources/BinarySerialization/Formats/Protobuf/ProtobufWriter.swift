@@ -123,10 +123,10 @@ private struct Sizer {
     }
 
     static func scalarSize(_ number: Int, _ wire: ProtobufLeafWire) -> Int {
-        let tag = ProtobufWire.varintSize(ProtobufWire.tag(number, wire.wireType))
+        let tag = ProtobufVarint.size(ProtobufWire.tag(number, wire.wireType))
         let payload = wire.payloadSize
         return wire.wireType == .lengthDelimited
-            ? tag + ProtobufWire.varintSize(UInt64(payload)) + payload : tag + payload
+            ? tag + ProtobufVarint.size(UInt64(payload)) + payload : tag + payload
     }
 
     mutating func messageField(_ number: Int, _ fields: KeyedFields, depth: Int) throws -> Int {
@@ -134,8 +134,8 @@ private struct Sizer {
         sizes.append(0)
         let size = try message(fields, depth: depth + 1)
         sizes[slot] = size
-        return ProtobufWire.varintSize(ProtobufWire.tag(number, .lengthDelimited))
-            + ProtobufWire.varintSize(UInt64(size)) + size
+        return ProtobufVarint.size(ProtobufWire.tag(number, .lengthDelimited))
+            + ProtobufVarint.size(UInt64(size)) + size
     }
 
     mutating func repeated(_ number: Int, _ value: BinaryValue, depth: Int) throws -> Int {
@@ -143,8 +143,8 @@ private struct Sizer {
             let payload = try Self.payloadSize(array)
             guard payload > 0 else { return 0 }
             sizes.append(payload)
-            return ProtobufWire.varintSize(ProtobufWire.tag(number, .lengthDelimited))
-                + ProtobufWire.varintSize(UInt64(payload)) + payload
+            return ProtobufVarint.size(ProtobufWire.tag(number, .lengthDelimited))
+                + ProtobufVarint.size(UInt64(payload)) + payload
         }
         guard let (elements, packed) = ProtobufWriter.elements(of: value), let first = elements.first else { return 0 }
         var total = 0
@@ -165,8 +165,8 @@ private struct Sizer {
         }
         guard packed else { return total }
         sizes.append(total)
-        return ProtobufWire.varintSize(ProtobufWire.tag(number, .lengthDelimited))
-            + ProtobufWire.varintSize(UInt64(total)) + total
+        return ProtobufVarint.size(ProtobufWire.tag(number, .lengthDelimited))
+            + ProtobufVarint.size(UInt64(total)) + total
     }
 }
 
@@ -175,12 +175,12 @@ extension Sizer {
     static func payloadSize(_ array: PackedArray) throws -> Int {
         switch array {
         case .bool(let a): return a.count
-        case .int32(let a): return a.reduce(0) { $0 + ProtobufWire.varintSize(UInt64(bitPattern: Int64($1))) }
-        case .int64(let a): return a.reduce(0) { $0 + ProtobufWire.varintSize(UInt64(bitPattern: $1)) }
-        case .int(let a): return a.reduce(0) { $0 + ProtobufWire.varintSize(UInt64(bitPattern: Int64($1))) }
-        case .uint32(let a): return a.reduce(0) { $0 + ProtobufWire.varintSize(UInt64($1)) }
-        case .uint64(let a): return a.reduce(0) { $0 + ProtobufWire.varintSize($1) }
-        case .uint(let a): return a.reduce(0) { $0 + ProtobufWire.varintSize(UInt64($1)) }
+        case .int32(let a): return a.reduce(0) { $0 + ProtobufVarint.size(UInt64(bitPattern: Int64($1))) }
+        case .int64(let a): return a.reduce(0) { $0 + ProtobufVarint.size(UInt64(bitPattern: $1)) }
+        case .int(let a): return a.reduce(0) { $0 + ProtobufVarint.size(UInt64(bitPattern: Int64($1))) }
+        case .uint32(let a): return a.reduce(0) { $0 + ProtobufVarint.size(UInt64($1)) }
+        case .uint64(let a): return a.reduce(0) { $0 + ProtobufVarint.size($1) }
+        case .uint(let a): return a.reduce(0) { $0 + ProtobufVarint.size(UInt64($1)) }
         case .float(let a): return 4 * a.count
         case .double(let a): return 8 * a.count
         case .int8, .uint8, .int16, .uint16:
