@@ -53,12 +53,12 @@ let toolVersion = "0.1.0-dev"
 
 /// The format option: a format, or `auto` to take the most likely one.
 enum FormatChoice: String, ExpressibleByArgument, CaseIterable {
-    case v3, v2, auto
+    case v3, v2, protobuf, auto
 }
 
 /// The options shared by every command.
 struct InputOptions: ParsableArguments {
-    @Option(help: "The wire format: v3, v2, or auto to detect it.")
+    @Option(help: "The wire format: v3, v2, protobuf (a proto3 message), or auto to detect v3 or v2.")
     var format: FormatChoice = .auto
 
     @Option(
@@ -84,12 +84,26 @@ struct InputOptions: ParsableArguments {
         return prefix.data
     }
 
-    /// The chosen format for `data` and whether it was detected.
+    /// The chosen format for `data` and whether it was detected (`protobuf` is handled by the
+    /// commands before: it is not a ``BinaryFormat``).
     func resolvedFormat(for data: Data) -> (format: BinaryFormat, detected: Bool) {
         switch format {
-        case .v3: return (.v3, false)
+        case .v3, .protobuf: return (.v3, false)
         case .v2: return (.v2, false)
         case .auto: return (BinaryFormat.plausibleFormats(for: data).first ?? .v3, true)
+        }
+    }
+
+    /// The input as one protobuf message read without its type, as `protoc --decode_raw` reads it.
+    func readProtobufMessage(_ streamOptions: StreamOptions) throws -> ProtobufRawMessage {
+        guard !streamOptions.stream else {
+            throw InputError("--stream reads v3 streams; a protobuf message has no element framing")
+        }
+        let data = try readValue()
+        do {
+            return try ProtobufDecoder().decodeRaw(from: data)
+        } catch {
+            throw InputError(describe(error))
         }
     }
 }
@@ -115,7 +129,7 @@ struct StreamOptions: ParsableArguments {
 }
 
 extension TreeCodableCommand {
-    /// `treecodable inspect [--format v3|v2|auto] [--stream [--limit N] [--element N]] [--json] [FILE|-]`
+    /// `treecodable inspect [--format v3|v2|protobuf|auto] [--stream [--limit N] [--element N]] [--json] [FILE|-]`
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the raw tree of a value: keys, nested containers and the readings of each value.",
@@ -124,7 +138,9 @@ extension TreeCodableCommand {
                 framings that fit listed as 'also fits'. Sizes and offsets are in bytes, decimal. \
                 With --stream, the input is a stream or file written by BinaryStreamEncoder or \
                 BinaryFileEncoder, read element by element (v3 only: v2 streams cannot be split without \
-                the element type). With --json, one JSON object per line (schema in Tools/README.md).
+                the element type). With --format protobuf, the fields of a proto3 message as \
+                `protoc --decode_raw` prints them. With --json, one JSON object per line (schema in \
+                Tools/README.md).
                 """)
 
         @OptionGroup var input: InputOptions
@@ -134,6 +150,19 @@ extension TreeCodableCommand {
         var json = false
 
         func run() throws {
+            if input.format == .protobuf {
+                let message = try input.readProtobufMessage(streamOptions)
+                if json {
+                    emit(
+                        JSON.object([
+                            ("type", .string("value")), ("format", .string("protobuf")), ("detected", .bool(false)),
+                            ("structureFound", .bool(!message.fields.isEmpty)), ("value", protobufJSON(message)),
+                        ]).text)
+                } else {
+                    ToolContext.current.output(message.description)
+                }
+                return
+            }
             if streamOptions.stream {
                 let runner = try StreamRunner(input: input, options: streamOptions, quiet: json)
                 try runner.run { element, value in
@@ -198,6 +227,9 @@ extension TreeCodableCommand {
         func run() throws { try Self.dump(input, streamOptions) }
 
         static func dump(_ input: InputOptions, _ streamOptions: StreamOptions) throws {
+            if input.format == .protobuf {
+                throw InputError("hex does not annotate protobuf yet; 'inspect --format protobuf' reads the fields")
+            }
             if streamOptions.stream {
                 let runner = try StreamRunner(input: input, options: streamOptions, quiet: false)
                 try runner.run { element, _ in

@@ -109,3 +109,27 @@ func hexByte(_ byte: UInt8) -> String {
     let digits = String(byte, radix: 16)
     return byte < 0x10 ? "0" + digits : digits
 }
+
+/// A protobuf message read without its type: `{"fields": [...]}`, each field
+/// `{"number", "offset", "wireType", ...}` with its value by wire type: `"varint"`, `"fixed64"`,
+/// `"fixed32"` (numbers), `"bytes"` (hex) and `"message"` (the fields they frame as, or null), or
+/// `"group"`.
+func protobufJSON(_ message: ProtobufRawMessage) -> JSON {
+    .object([("fields", .array(message.fields.map(protobufFieldJSON)))])
+}
+
+private func protobufFieldJSON(_ field: ProtobufRawField) -> JSON {
+    var members: [(String, JSON)] = [("number", .int(field.number)), ("offset", .int(field.offset))]
+    switch field.value {
+    case .varint(let v): members += [("wireType", .int(0)), ("varint", .uint(v))]
+    case .fixed64(let v): members += [("wireType", .int(1)), ("fixed64", .uint(v))]
+    case .fixed32(let v): members += [("wireType", .int(5)), ("fixed32", .uint(UInt64(v)))]
+    case .lengthDelimited(let bytes, let message):
+        members += [
+            ("wireType", .int(2)), ("bytes", .string(bytes.map { String(format: "%02x", $0) }.joined())),
+            ("message", message.map(protobufJSON) ?? .null),
+        ]
+    case .group(let message): members += [("wireType", .int(3)), ("group", protobufJSON(message))]
+    }
+    return .object(members)
+}
