@@ -80,4 +80,23 @@ import Testing
         }
         #expect(depth == 100)
     }
+
+    /// `explain`: a line per tag, value and end tag of a group, nested by depth; malformed bytes are
+    /// a `DecodingError`, not a partial dump.
+    @Test func explainShowsGroupsAndRejectsMalformedBytes() throws {
+        // Group 1 { 2: varint 5 }, then 3: "a!" (61 is a fixed64 tag without its eight bytes, so
+        // the value does not frame as a message).
+        let data = Data([0x0b, 0x10, 0x05, 0x0c, 0x1a, 0x02, 0x61, 0x21])
+        let lines = try ProtobufDecoder().explain(data).split(separator: "\n").map(String.init)
+        #expect(lines.count == 7, "\(lines.joined(separator: "\n"))")
+        let expected = [
+            ("00  0b", "field 1 (start group)"), ("01  10", "  field 2 (varint)"), ("02  05", "    varint 5 (sint -3)"),
+            ("03  0c", "end of group 1"), ("04  1a", "field 3 (length-delimited)"), ("05  02", "  length 2"),
+            ("06  61 21", "  \"a!\" (2 bytes)"),
+        ]
+        for (line, (start, end)) in zip(lines, expected) {
+            #expect(line.hasPrefix(start) && line.hasSuffix(end), "\(line)")
+        }
+        #expect(throws: DecodingError.self) { try ProtobufDecoder().explain(Data([0x12, 0x09, 0x61])) }
+    }
 }

@@ -228,7 +228,16 @@ extension TreeCodableCommand {
 
         static func dump(_ input: InputOptions, _ streamOptions: StreamOptions) throws {
             if input.format == .protobuf {
-                throw InputError("hex does not annotate protobuf yet; 'inspect --format protobuf' reads the fields")
+                guard !streamOptions.stream else {
+                    throw InputError("--stream reads v3 streams; a protobuf message has no element framing")
+                }
+                let data = try input.readValue()
+                do {
+                    ToolContext.current.output(try ProtobufDecoder().explain(data))
+                } catch {
+                    throw InputError(describe(error))
+                }
+                return
             }
             if streamOptions.stream {
                 let runner = try StreamRunner(input: input, options: streamOptions, quiet: false)

@@ -51,12 +51,32 @@ import TreeCodableTool
         #expect(outcome.errorOutput.contains("at byte offset 1"), "\(outcome.errorOutput)")
     }
 
-    @Test func streamsAndHexSayWhatTheyDoNotRead() {
-        let stream = runInProcess(["inspect", "--format", "protobuf", "--stream"], stdin: Self.message)
-        #expect(stream.status == 1)
-        #expect(stream.errorOutput.contains("a protobuf message has no element framing"))
-        let hex = runInProcess(["hex", "--format", "protobuf"], stdin: Self.message)
-        #expect(hex.status == 1)
-        #expect(hex.errorOutput.contains("'inspect --format protobuf' reads the fields"))
+    @Test func hexAnnotatesEveryTagLengthAndValue() {
+        let outcome = runInProcess(["hex", "--format", "protobuf"], stdin: Self.message)
+        #expect(outcome.status == 0)
+        #expect(outcome.errorOutput == "")
+        #expect(
+            outcome.output == """
+                00  08                       field 1 (varint)
+                01  96 01                      varint 150 (sint 75)
+                03  12                       field 2 (length-delimited)
+                04  07                         length 7
+                05  74 65 73 74 69 6e 67       "testing" (7 bytes)
+                0c  1a                       field 3 (length-delimited)
+                0d  02                         length 2
+                0e  08                         field 1 (varint)
+                0f  01                           varint 1 (sint -1)
+                10  25                       field 4 (fixed32)
+                11  04 03 02 01                fixed32 16909060 | float 2.3879393e-38
+
+                """)
+    }
+
+    @Test func streamsAreRefused() {
+        for command in ["inspect", "hex"] {
+            let outcome = runInProcess([command, "--format", "protobuf", "--stream"], stdin: Self.message)
+            #expect(outcome.status == 1)
+            #expect(outcome.errorOutput.contains("a protobuf message has no element framing"))
+        }
     }
 }
