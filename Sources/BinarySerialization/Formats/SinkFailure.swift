@@ -1,0 +1,64 @@
+import Foundation
+import TreeCoding
+
+/// Why a sink could not write what it was sent. A streamed run then starts again through the
+/// tree; the tree path turns it into the `EncodingError` (``error(at:)``).
+enum SinkFailure {
+    /// Nested deeper than the sink's node limit (``DepthGuard/nodeLimit(maximumDepth:)``).
+    case tooDeep(limit: Int)
+    /// A negative integer key: v3 has no bytes for it.
+    case negativeKey(Int)
+    /// An integer key outside -2^59..<2^59: v2 has no bytes for it.
+    case keyOutOfV2Range(Int)
+    /// Stored v3 bytes of a field the decoding type did not read: v2 needs a wire type.
+    case unknownBytesInV2
+    /// An unkeyed container's `encodeNil()` in v2 without nil index sets.
+    case nilElementWithoutIndexSet
+    /// Events out of the contract's order: only the streaming encoder's own runs can send them,
+    /// and it gives up before (the tree path never does).
+    case unexpectedEvent
+
+    /// The error of the tree path for a failure at `path`.
+    func error(at path: [BinaryKey]) -> EncodingError {
+        let value: Any
+        let message: String
+        switch self {
+        case .tooDeep(let limit):
+            value = limit
+            message = "The tree is nested deeper than the maximum depth of \(limit)."
+        case .negativeKey(let key):
+            value = key
+            message = "Integer key \(key) is negative, which v3 cannot write."
+        case .keyOutOfV2Range(let key):
+            value = key
+            message = "Integer key \(key) is outside -2^59..<2^59, which v2 can write."
+        case .unknownBytesInV2:
+            value = BinaryValue.unknown(Data())
+            message = """
+                A field the decoding type did not read is kept as stored v3 bytes; v2 needs its \
+                wire type, which those bytes do not say. Decode with a type that reads the field.
+                """
+        case .nilElementWithoutIndexSet:
+            value = BinaryValue.nil
+            message = """
+                The v2 format cannot store encodeNil() in an unkeyed container unless \
+                prependNilIndexSetForUnkeyedContainers is set on the encoder (and the decoder).
+                """
+        case .unexpectedEvent:
+            value = BinaryValue.nil
+            message = "Internal inconsistency: the writer was sent events out of order."
+        }
+        return .invalidValue(value, .init(codingPath: path, debugDescription: message))
+    }
+}
+
+/// How deep the writers (and the v2 view of a tree) let nodes nest for an encoder's
+/// `maximumDepth`: four nodes per level, since a value nested `maximumDepth` deep can have a
+/// container, a single-value and an optional wrapper per level. A hand-built tree deeper than
+/// that is an error rather than a stack overflow.
+enum DepthGuard {
+    static func nodeLimit(maximumDepth: Int) -> Int {
+        let (limit, overflow) = maximumDepth.multipliedReportingOverflow(by: 4)
+        return overflow ? Int.max : limit
+    }
+}
