@@ -35,18 +35,6 @@ import Testing
         return stride(from: 0, to: digits.count, by: 2).map { nibble(digits[$0]) << 4 | nibble(digits[$0 + 1]) }
     }
 
-    /// A minimal base-128 varint (the 9-byte form is not needed for the values used here).
-    static func leb(_ value: UInt64) -> [UInt8] {
-        var v = value
-        var out: [UInt8] = []
-        while v >= 0x80 {
-            out.append(UInt8(v & 0x7f) | 0x80)
-            v >>= 7
-        }
-        out.append(UInt8(v))
-        return out
-    }
-
     static func utf8(_ s: String) -> [UInt8] { Array(s.utf8) }
 
     static func show(_ bytes: [UInt8]) -> String {
@@ -136,15 +124,15 @@ import Testing
         ),
         (
             "varint(2^41) 61: v3 length 2^40, v2 length 2^41, then 'a'",
-            leb(1 << 41) + hx("61")
+            base128Varint(1 << 41) + hx("61")
         ),
         (
             "varint(2^40) 61 62: v3 string key of 2^39 bytes / v2 length 2^40",
-            leb(1 << 40) + hx("61 62")
+            base128Varint(1 << 40) + hx("61 62")
         ),
         (
             "varint(2^40 << 4 | 8 | 2) 61: v2 string key of 2^40 bytes",
-            leb(1 << 44 | 8 | 2) + hx("61")
+            base128Varint(1 << 44 | 8 | 2) + hx("61")
         ),
     ]
 
@@ -175,13 +163,13 @@ import Testing
             Self.hx(
                 """
                 0d 73656e646572          // key "sender"
-                """) + Self.leb(1 << 41) + Self.hx("41 6c 69 63 65")  // element of 2^40 bytes, "Alice"
+                """) + base128Varint(1 << 41) + Self.hx("41 6c 69 63 65")  // element of 2^40 bytes, "Alice"
         Self.expectCorrupted(SMessage.self, .v3, v3, "v3 sender of 2^40 bytes")
         let v2 =
             Self.hx(
                 """
                 6a 73656e646572          // key "sender", wire type 2
-                """) + Self.leb(1 << 40) + Self.hx("41 6c 69 63 65")  // length 2^40, "Alice"
+                """) + base128Varint(1 << 40) + Self.hx("41 6c 69 63 65")  // length 2^40, "Alice"
         Self.expectCorrupted(SMessage.self, .v2, v2, "v2 sender of 2^40 bytes")
     }
 
@@ -189,7 +177,7 @@ import Testing
     @Test func nilIndexSetClaiming2To40Entries() {
         var decoder = BinaryDecoder(format: .v2)
         decoder.prependNilIndexSetForUnkeyedContainers = true
-        let input = Self.leb(1 << 40) + Self.hx("00 01 02")  // count 2^40, then indices 0, 1, 2
+        let input = base128Varint(1 << 40) + Self.hx("00 01 02")  // count 2^40, then indices 0, 1, 2
         do {
             Self.expectCorrupted([Int?].self, .v2, input, "nil index set of 2^40", decoder: decoder)
             Self.expectCorrupted([String].self, .v2, input, "nil index set of 2^40", decoder: decoder)
@@ -198,7 +186,7 @@ import Testing
         // Indices out of order, or beyond any plausible count.
         Self.expectCorrupted([Int?].self, .v2, Self.hx("02 05 01"), "nil indices out of order", decoder: decoder)
         Self.expectDecodesOrDecodingError(
-            [Int?].self, .v2, Self.hx("01") + Self.leb(1 << 40), "nil index 2^40", decoder: decoder)
+            [Int?].self, .v2, Self.hx("01") + base128Varint(1 << 40), "nil index 2^40", decoder: decoder)
     }
 
     // MARK: - Varints
@@ -284,15 +272,15 @@ import Testing
             // An element of [String].
             let list =
                 (format == .v3
-                    ? Self.hx("02 61") + Self.leb(UInt64(bad.count) << 1)
-                    : Self.hx("01 61") + Self.leb(UInt64(bad.count))) + bad
+                    ? Self.hx("02 61") + base128Varint(UInt64(bad.count) << 1)
+                    : Self.hx("01 61") + base128Varint(UInt64(bad.count))) + bad
             Self.expectCorrupted([String].self, format, list, "[String] with \(name)")
             // The sender of an SMessage.
             let message =
                 format == .v3
-                ? Self.hx("0d 697352656164 0201  0d 73656e646572") + Self.leb(UInt64(bad.count) << 1) + bad
+                ? Self.hx("0d 697352656164 0201  0d 73656e646572") + base128Varint(UInt64(bad.count) << 1) + bad
                     + Self.hx("17 756e72656164436f756e74 0254")
-                : Self.hx("68 697352656164 01  6a 73656e646572") + Self.leb(UInt64(bad.count)) + bad
+                : Self.hx("68 697352656164 01  6a 73656e646572") + base128Varint(UInt64(bad.count)) + bad
                     + Self.hx("b801 756e72656164436f756e74 54")
             Self.expectCorrupted(SMessage.self, format, message, "SMessage.sender \(name)")
         }
@@ -453,7 +441,7 @@ import Testing
 
     /// The length prefix of a container element: `varint(n << 1)` in v3, `varint(n)` in v2.
     static func prefix(_ n: Int, _ format: BinaryFormat) -> [UInt8] {
-        leb(format == .v3 ? UInt64(n) << 1 : UInt64(n))
+        base128Varint(format == .v3 ? UInt64(n) << 1 : UInt64(n))
     }
 
     /// The bytes of `Deep` nested `depth` times below the top (depth 0 is `{"next": []}`), built

@@ -46,17 +46,6 @@ extension MalformedInputV3Tests {
     struct Flags: Codable, Equatable { var flags: [Bool] }
     struct Coords: Codable, Equatable { var values: [Double] }
 
-    /// A v3 varint, written the way the format describes it (for building inputs).
-    static func varint(_ value: UInt64) -> [UInt8] {
-        var v = value
-        var out: [UInt8] = []
-        for _ in 0..<8 {
-            if v < 0x80 { return out + [UInt8(v)] }
-            out.append(UInt8(v & 0x7f) | 0x80)
-            v >>= 7
-        }
-        return out + [UInt8(v)]
-    }
 }
 
 @Suite struct MalformedInputV3Tests {
@@ -401,12 +390,12 @@ extension MalformedInputV3Tests {
         var contentLengths = [0]
         for _ in 0..<levels {
             let inner = contentLengths.last!
-            contentLengths.append(2 + Self.varint(UInt64(inner) << 1).count + inner)
+            contentLengths.append(2 + binaryCodableVarint(UInt64(inner) << 1).count + inner)
         }
         var input: [UInt8] = []
         input.reserveCapacity(contentLengths[levels])
         for level in stride(from: levels - 1, through: 0, by: -1) {
-            input += [0x03, 0x6e] + Self.varint(UInt64(contentLengths[level]) << 1)
+            input += [0x03, 0x6e] + binaryCodableVarint(UInt64(contentLengths[level]) << 1)
         }
         #expect(input.count == contentLengths[levels])
         let error = #expect(throws: DecodingError.self) { try BinaryDecoder().decode(Chain.self, from: input) }

@@ -96,13 +96,7 @@ import Testing
         // 10,000 messages each holding the next in field 1: past the depth limit of 100.
         var data: [UInt8] = []
         for _ in 0..<10_000 {
-            var length: [UInt8] = []
-            var n = data.count
-            repeat {
-                length.append(UInt8(n & 0x7f) | (n > 0x7f ? 0x80 : 0))
-                n >>= 7
-            } while n > 0
-            data = [0x0a] + length + data
+            data = [0x0a] + base128Varint(UInt64(data.count)) + data
         }
         do {
             _ = try ProtobufDecoder().decode(Recursive.self, from: Data(data))
@@ -188,7 +182,7 @@ struct PBComposite: Codable, Equatable {
         value.children = [child]
         let valid = [UInt8](try ProtobufEncoder().encode(value))
         #expect(try ProtobufDecoder().decode(PBComposite.self, from: valid) == value)
-        var rng = SplitMix(state: 38)
+        var rng = SplitMix64(seed: 38)
         var decoded = 0
         var rejected = 0
         for _ in 0..<20_000 {
@@ -215,17 +209,5 @@ struct PBComposite: Codable, Equatable {
         // Both outcomes occur: the mutations reach past the framing into the values.
         #expect(decoded > 100)
         #expect(rejected > 100)
-    }
-}
-
-/// SplitMix64, for seeded test inputs.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

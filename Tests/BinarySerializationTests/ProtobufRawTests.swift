@@ -62,13 +62,7 @@ import Testing
         // kept as bytes, not an error.
         var data: [UInt8] = [0x08, 0x01]
         for _ in 0..<300 {
-            var length: [UInt8] = []
-            var n = data.count
-            repeat {
-                length.append(UInt8(n & 0x7f) | (n > 0x7f ? 0x80 : 0))
-                n >>= 7
-            } while n > 0
-            data = [0x0a] + length + data
+            data = [0x0a] + base128Varint(UInt64(data.count)) + data
         }
         let raw = try ProtobufDecoder().decodeRaw(from: Data(data))
         #expect(raw.serialized() == Data(data))

@@ -83,18 +83,6 @@ import Testing
         }
     }
 
-    /// A small deterministic generator (SplitMix64).
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// 50 rounds: a child appends records (some of 16 to 192 KiB) and is killed with SIGKILL at
     /// a seeded random moment; after a third of the kills, a writer opens the file and a random
     /// prefix of a record is appended (what power loss during its write leaves). Then a new encoder opens the
@@ -103,7 +91,7 @@ import Testing
     @Test(arguments: [BinaryFormat.v3, .v2])
     func killedWritersLoseNoAcknowledgedRecord(_ format: BinaryFormat) throws {
         let seed: UInt64 = format == .v3 ? 31 : 32
-        var random = Seeded(state: seed)
+        var random = SplitMix64(seed: seed)
         let url = temporaryRecordFile()
         defer { try? FileManager.default.removeItem(at: url) }
         let encoder = BinaryEncoder(format: format)

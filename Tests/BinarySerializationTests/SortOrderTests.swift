@@ -64,23 +64,13 @@ import Testing
         var out: [UInt8] = []
         for (i, k) in keys.enumerated() {
             if let n = Int(k) {
-                out += varint(UInt64(n) << 1)
+                out += base128Varint(UInt64(n) << 1)
             } else {
-                out += varint(UInt64(k.utf8.count) << 1 | 1) + Array(k.utf8)
+                out += base128Varint(UInt64(k.utf8.count) << 1 | 1) + Array(k.utf8)
             }
             out += [0x02, UInt8(i << 1)]
         }
         return spacedHex(out)
-    }
-
-    static func varint(_ n: UInt64) -> [UInt8] {
-        var n = n
-        var out: [UInt8] = []
-        while n >= 0x80 {
-            out.append(UInt8(n & 0x7f) | 0x80)
-            n >>= 7
-        }
-        return out + [UInt8(n)]
     }
 
     static func encoder(_ format: BinaryFormat) -> BinaryEncoder {

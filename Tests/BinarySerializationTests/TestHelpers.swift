@@ -88,3 +88,28 @@ final class Locked<Value>: @unchecked Sendable {
     var value: Value { lock.withLock { stored } }
     func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }
+
+/// A varint as v2 and v3 write it, for building inputs by hand: base 128, low group first, at most
+/// nine bytes (the ninth taking the top eight bits whole).
+func binaryCodableVarint(_ value: UInt64) -> [UInt8] {
+    var v = value
+    var out: [UInt8] = []
+    for _ in 0..<8 {
+        if v < 0x80 { return out + [UInt8(v)] }
+        out.append(UInt8(v & 0x7f) | 0x80)
+        v >>= 7
+    }
+    return out + [UInt8(v)]
+}
+
+/// A plain base-128 varint of up to ten bytes (protobuf's; the same bytes as
+/// ``binaryCodableVarint(_:)`` below 2^56).
+func base128Varint(_ value: UInt64) -> [UInt8] {
+    var v = value
+    var out: [UInt8] = []
+    while v >= 0x80 {
+        out.append(UInt8(v & 0x7f) | 0x80)
+        v >>= 7
+    }
+    return out + [UInt8(v)]
+}

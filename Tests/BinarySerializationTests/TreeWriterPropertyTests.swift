@@ -94,17 +94,6 @@ import Testing
         }
     }
 
-    static func varint(_ value: UInt64) -> [UInt8] {
-        var v = value
-        var out: [UInt8] = []
-        for _ in 0..<8 {
-            if v < 0x80 { return out + [UInt8(v)] }
-            out.append(UInt8(v & 0x7f) | 0x80)
-            v >>= 7
-        }
-        return out + [UInt8(v)]
-    }
-
     /// A leaf's or packed array's bytes as the library writes it alone (raw, at the top level).
     static func leafBytes(_ node: BinaryValue) throws -> [UInt8] {
         try [UInt8](BinaryEncoder().encode(tree: node))
@@ -122,10 +111,10 @@ import Testing
                 return try fields.fields.flatMap { field -> [UInt8] in
                     let key: [UInt8]
                     if let i = field.key.intValue {
-                        key = varint(UInt64(i) << 1)
+                        key = binaryCodableVarint(UInt64(i) << 1)
                     } else {
                         let utf8 = Array(field.key.stringValue.utf8)
-                        key = varint(UInt64(utf8.count) << 1 | 1) + utf8
+                        key = binaryCodableVarint(UInt64(utf8.count) << 1 | 1) + utf8
                     }
                     return key + (try element(field.value))
                 }
@@ -138,10 +127,10 @@ import Testing
             case .nil, .optional(.none), .single(.nil): return [1]
             case .single(let inner), .optional(.some(let inner)):
                 let content = try raw(inner)
-                return varint(UInt64(content.count) << 1) + content
+                return binaryCodableVarint(UInt64(content.count) << 1) + content
             default:
                 let content = try raw(node)
-                return varint(UInt64(content.count) << 1) + content
+                return binaryCodableVarint(UInt64(content.count) << 1) + content
             }
         }
     }
@@ -155,7 +144,7 @@ import Testing
 
         func write(_ node: BinaryValue, _ context: Context) throws -> [UInt8] {
             func delimited(_ body: [UInt8], unless raw: Bool) -> [UInt8] {
-                raw ? body : varint(UInt64(body.count)) + body
+                raw ? body : binaryCodableVarint(UInt64(body.count)) + body
             }
             switch node {
             case .single(let inner):
@@ -164,7 +153,7 @@ import Testing
                 return context == .field ? [1, 0] : [0]
             case .optional(.some(let inner)):
                 let body = [1] + (try write(inner, .element))
-                return context == .field ? varint(UInt64(body.count)) + body : body
+                return context == .field ? binaryCodableVarint(UInt64(body.count)) + body : body
             case .string, .data:
                 return delimited(try leafBytes(node), unless: context == .raw)
             case .packed:
@@ -172,7 +161,9 @@ import Testing
             case .unkeyed(let elements):
                 let nils = elements.indices.filter { if case .nil = elements[$0] { return true } else { return false } }
                 var body: [UInt8] = []
-                if nilIndexSets { body = varint(UInt64(nils.count)) + nils.flatMap { varint(UInt64($0)) } }
+                if nilIndexSets {
+                    body = binaryCodableVarint(UInt64(nils.count)) + nils.flatMap { binaryCodableVarint(UInt64($0)) }
+                }
                 for (i, e) in elements.enumerated() where !nils.contains(i) { body += try write(e, .element) }
                 return delimited(body, unless: context == .raw)
             case .keyed(let fields):
@@ -184,10 +175,10 @@ import Testing
                     }
                     let type = UInt64(wireType(field.value))
                     if let i = field.key.intValue {
-                        body += varint(UInt64(bitPattern: Int64(i)) << 4 | type)
+                        body += binaryCodableVarint(UInt64(bitPattern: Int64(i)) << 4 | type)
                     } else {
                         let utf8 = Array(field.key.stringValue.utf8)
-                        body += varint(UInt64(utf8.count) << 4 | 8 | type) + utf8
+                        body += binaryCodableVarint(UInt64(utf8.count) << 4 | 8 | type) + utf8
                     }
                     body += try write(field.value, .field)
                 }
