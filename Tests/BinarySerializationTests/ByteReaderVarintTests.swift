@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import BinarySerialization
-@testable import TreeCoding
 
 /// `ByteReader.varint()` has three paths (one byte, two bytes, the loop); each is checked at its
 /// edges by bytes, and all three against the writer with seeded random values of every length.

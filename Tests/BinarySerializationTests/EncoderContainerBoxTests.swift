@@ -1,8 +1,7 @@
-import BinarySerialization
 import Foundation
 import Testing
 
-@testable import TreeCoding
+@testable import BinarySerialization
 
 /// The streaming encoder hands the standard library's box of a finished keyed container out
 /// again for the next container of its key type at the same depth, from the last box there or

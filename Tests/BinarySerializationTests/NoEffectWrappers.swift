@@ -1,4 +1,4 @@
-import TreeCoding
+import BinarySerialization
 
 // The wrappers over types they do not change (`VariableLengthEncoded<UInt32>`, `ZigZagEncoded<Int>`,
 // ...) have deprecated concrete initializers, so that users hear about them. Tests build them on

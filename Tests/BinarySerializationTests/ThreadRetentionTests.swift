@@ -1,8 +1,7 @@
-import BinarySerialization
 import Foundation
 import Testing
 
-@testable import TreeCoding
+@testable import BinarySerialization
 
 /// What a thread keeps between runs is bounded by ``RetentionLimits``, whatever it decoded, and
 /// trimming never takes anything from a container a type kept.

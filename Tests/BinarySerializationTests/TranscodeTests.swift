@@ -1,6 +1,7 @@
-import BinarySerialization
 import Foundation
 import Testing
+
+@testable import BinarySerialization
 
 /// Legacy acceptance 2 and 4: transcoding between the formats matches the reference bytes of
 /// both, and the values the reference gets wrong round-trip with us.

@@ -1,8 +1,7 @@
-import BinarySerialization
 import Foundation
 import Testing
 
-@testable import TreeCoding
+@testable import BinarySerialization
 
 /// `count` of a v3 unkeyed container: the total number of elements wherever the container is,
 /// and cheap enough to ask once per element: a long container is counted once per run and its

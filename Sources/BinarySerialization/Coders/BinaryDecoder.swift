@@ -87,7 +87,7 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
 
     /// Runs `body` with what `type` (not one that ``readsAsBytes(_:)``) reads from `data`, while
     /// the recording's input is valid.
-    package func withRecording<T: Decodable, R>(
+    func withRecording<T: Decodable, R>(
         _ type: T.Type, from data: Data, _ body: (TreeRecording) throws -> R
     ) throws -> R {
         try data.withUnsafeBytes { buffer in

@@ -1,6 +1,8 @@
 /// Decodes `Decodable` values from a ``BinaryValue`` tree.
 ///
-/// `BinaryDecoder` (module BinarySerialization) runs the same decoder over views of bytes.
+/// It gives the values and errors (case, coding path, description) that
+/// `BinaryDecoder.decode(_:fromTree:)` (module BinarySerialization) gives in format v3. Errors
+/// carry no `underlyingError`: a tree holds no bytes, so nothing about it is a wire error.
 public struct TreeDecoder: DecodesFromTree, Sendable {
     /// Context for `init(from:)` implementations.
     public var userInfo: [CodingUserInfoKey: any Sendable] = Dictionary()
@@ -18,8 +20,6 @@ public struct TreeDecoder: DecodesFromTree, Sendable {
     ///
     /// - Throws: `DecodingError` with the coding path of the first node that does not fit the type.
     public func decode<T: Decodable>(_ type: T.Type, fromTree tree: BinaryValue) throws -> T {
-        try TreeDecoderImpl.decodeRoot(
-            T.self, from: .tree(tree), format: nil,
-            options: DecodingOptions(userInfo: userInfo, maximumDepth: maximumDepth))
+        try PlainTreeDecoder.decodeRoot(T.self, from: tree, userInfo: userInfo, maximumDepth: maximumDepth)
     }
 }

@@ -4,12 +4,14 @@ extension TreeEncoderImpl {
     /// entry, and without indexing keys that cannot repeat (see
     /// ``DictionaryKey/distinctKeysMayRepeat``): those entries are appended, the others go
     /// through ``setField(_:for:)``, which reports two keys with one integer form.
-    func encodeDictionary<K: DictionaryKey, V: Encodable>(_ dictionary: [K: V], step: PathStep?) throws -> BinaryValue {
+    package func encodeDictionary<K: DictionaryKey, V: Encodable>(_ dictionary: [K: V], step: PathStep?) throws
+        -> BinaryValue
+    {
         // Too deep: the general path reports it.
         guard depth < options.maximumDepth else { return try encodeWithChild(dictionary, step: step) }
         let child = TreeEncoderImpl(options: options, parent: self, step: step, depth: depth + 1)
-        child.storage = .keyed
-        child.fields.reserveCapacity(dictionary.count)
+        child.state.request(.keyed)
+        child.state.fields.reserveCapacity(dictionary.count)
         let checksKeys = K.distinctKeysMayRepeat
         for (k, value) in dictionary {
             let key = k.storedKey
@@ -17,7 +19,7 @@ extension TreeEncoderImpl {
             if checksKeys, key.intValue != nil {
                 child.setField(node, for: key)
             } else {
-                child.fields.append(KeyedFields.Field(key: key, value: node))
+                child.state.fields.append(KeyedFields.Field(key: key, value: node))
             }
         }
         return try child.finish(for: dictionary)

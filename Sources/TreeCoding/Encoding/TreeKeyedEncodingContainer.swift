@@ -4,10 +4,10 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     /// Where the fields go: the encoder itself, or a nested container's own buffer.
     let buffer: TreeEncoderImpl
     /// The path of a nested container; `nil` for the encoder's own container.
-    let path: CodingPathNode?
+    let path: TreePath?
 
-    var pathNode: CodingPathNode { path ?? encoder.pathNode }
-    var codingPath: [any CodingKey] { pathNode.path }
+    var pathNode: TreePath { path ?? encoder.pathNode }
+    var codingPath: [any CodingKey] { pathNode.codingPath }
 
     /// Writes nothing: a missing key decodes as `nil`.
     mutating func encodeNil(forKey key: Key) throws {}

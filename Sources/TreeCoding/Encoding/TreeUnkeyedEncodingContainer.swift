@@ -3,13 +3,13 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer, LeafEncodingConta
     let encoder: TreeEncoderImpl
     /// Where the elements go: the encoder itself, or a nested container's own buffer.
     let buffer: TreeEncoderImpl
-    let path: CodingPathNode?
+    let path: TreePath?
 
-    var pathNode: CodingPathNode { path ?? encoder.pathNode }
-    var codingPath: [any CodingKey] { pathNode.path }
-    var count: Int { buffer.values.count }
+    var pathNode: TreePath { path ?? encoder.pathNode }
+    var codingPath: [any CodingKey] { pathNode.codingPath }
+    var count: Int { buffer.state.values.count }
 
-    private var indexStep: PathStep { .index(buffer.values.count) }
+    private var indexStep: PathStep { .index(buffer.state.values.count) }
 
     mutating func encodeLeaf(_ leaf: BinaryValue) throws { buffer.appendElement(leaf) }
 
@@ -58,14 +58,7 @@ struct TreeSingleValueEncodingContainer: SingleValueEncodingContainer, LeafEncod
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     private func store(_ value: BinaryValue) {
-        if encoder.isFinished { encoder.noteLateWrite() }
-        switch encoder.storage {
-        case .keyed, .unkeyed:
-            // The misuse was noted when this container was handed out; keep the state consistent.
-            encoder.resetContainer(to: .value(value))
-        case .empty, .singleRequested, .value:
-            encoder.storage = .value(value)
-        }
+        if encoder.state.storeSingle(value) { encoder.noteLateWrite() }
     }
 
     mutating func encodeLeaf(_ leaf: BinaryValue) throws { store(.single(leaf)) }

@@ -1,6 +1,6 @@
 /// Dictionary keys that `Dictionary`'s `Codable` writes in a keyed container (`String` and `Int`;
 /// any other key type makes it write an unkeyed list of keys and values).
-protocol DictionaryKey: Hashable, Codable {
+package protocol DictionaryKey: Hashable, Codable {
     /// The key from a stored key, as `Dictionary.init(from:)` would read it.
     static func fromStored(_ key: BinaryKey) -> Self?
 
@@ -13,19 +13,19 @@ protocol DictionaryKey: Hashable, Codable {
 }
 
 extension String: DictionaryKey {
-    static func fromStored(_ key: BinaryKey) -> String? { key.stringValue }
+    package static func fromStored(_ key: BinaryKey) -> String? { key.stringValue }
 
     /// The standard library's key type gives a string key the integer form `Int(self)`, and the
     /// encoders write a key with an integer form as that integer.
-    var storedKey: BinaryKey { BinaryKey(stringValue: self, intValue: Int(self)) }
+    package var storedKey: BinaryKey { BinaryKey(stringValue: self, intValue: Int(self)) }
 
-    static var distinctKeysMayRepeat: Bool { true }
+    package static var distinctKeysMayRepeat: Bool { true }
 }
 
 extension Int: DictionaryKey {
-    static func fromStored(_ key: BinaryKey) -> Int? { key.intValue ?? Int(key.stringValue) }
+    package static func fromStored(_ key: BinaryKey) -> Int? { key.intValue ?? Int(key.stringValue) }
 
-    var storedKey: BinaryKey { BinaryKey(intValue: self) }
+    package var storedKey: BinaryKey { BinaryKey(intValue: self) }
 
-    static var distinctKeysMayRepeat: Bool { false }
+    package static var distinctKeysMayRepeat: Bool { false }
 }

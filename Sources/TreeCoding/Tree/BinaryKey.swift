@@ -43,8 +43,8 @@ public struct BinaryKey: CodingKey, Hashable, Sendable, CustomStringConvertible 
     /// which it does not need, and which costs a call and a string per field to read. Only for
     /// keys that end up in no tree and no coding path: the streaming encoder's primitive fields,
     /// whose keys go to the sink and to its check for repeated keys (both by ``intValue``).
-    @inline(__always)
-    init(writtenAs key: some CodingKey) {
+    @inlinable @inline(__always)
+    package init(writtenAs key: some CodingKey) {
         if let i = key.intValue {
             self.init(stringValue: "", intValue: i)
         } else {
@@ -70,8 +70,8 @@ public struct BinaryKey: CodingKey, Hashable, Sendable, CustomStringConvertible 
             hasher.combine(intValue)
         } else {
             hasher.combine(1 as UInt8)
-            var string = stringValue
-            string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            // Byte-equal strings are canonically equal, so they hash alike: consistent with `==`.
+            hasher.combine(stringValue)
         }
     }
 
@@ -96,8 +96,8 @@ extension BinaryKey {
     /// filter proves the key new without a search. Both encoders use this one function, so that
     /// the streaming encoder searches (and gives up on a repeated key) whenever the tree encoder
     /// would search and replace.
-    @inline(__always)
-    var filterBit: UInt64 {
+    @inlinable @inline(__always)
+    package var filterBit: UInt64 {
         if let i = intValue { return 1 &<< UInt64(UInt(bitPattern: i) & 63) }
         // The length and the first byte: `utf8.last` walks back through a generic index
         // (about 75 instructions a key).
@@ -110,13 +110,14 @@ extension BinaryKey {
 /// Whether two strings have the same UTF-8 bytes (`==` on `String` compares canonical equivalence).
 @inline(never)
 func sameUTF8(_ a: String, _ b: String) -> Bool {
-    guard a.utf8.count == b.utf8.count else { return false }
-    var a = a
-    var b = b
-    return a.withUTF8 { x in
-        b.withUTF8 { y in
-            guard let p = x.baseAddress, let q = y.baseAddress else { return true }  // both empty
-            return memcmp(p, q, x.count) == 0
-        }
+    let (x, y) = (a.utf8, b.utf8)
+    // Byte-equal strings are canonically equal, so `!=` (a byte comparison for ASCII) rules
+    // most pairs out; canonically equal ones still need their bytes compared.
+    guard x.count == y.count, a == b else { return false }
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        let (s, t) = (x.span, y.span)
+        for i in s.indices where s[i] != t[i] { return false }
+        return true
     }
+    return x.elementsEqual(y)
 }

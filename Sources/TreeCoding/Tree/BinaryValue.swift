@@ -96,7 +96,7 @@ extension BinaryValue {
     public static var emptyKeyed: BinaryValue { .keyed(KeyedFields()) }
 
     /// `.optional(nil)`, made once: the case is indirect, so each new one is an allocation.
-    static let optionalNone: BinaryValue = .optional(nil)
+    package static let optionalNone: BinaryValue = .optional(nil)
 
     /// Whether this node is `.nil` or `.optional(nil)`.
     public var isNil: Bool {

@@ -53,19 +53,7 @@ extension Packed: Sendable where Value: Sendable {}
 
 extension Packed: DirectTreeEncodable where Value: Encodable {
     /// The node of the sequence, as the tree encoder makes it without the wrapper.
-    func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
+    package func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
         try encoder.encodeValue(wrappedValue, step: step)
-    }
-
-    func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
-        try engine.encodeValue(wrappedValue, step: step, in: parent)
-    }
-}
-
-extension Packed: DirectTreeDecodable where Value: Decodable {
-    static func decodeDirect(
-        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
-    ) throws -> Self {
-        Self(wrappedValue: try impl.decodeValue(Value.self, from: &node, parent: parent, step: step))
     }
 }

@@ -1,4 +1,4 @@
-@_spi(Formats) import TreeCoding
+import TreeCoding
 
 /// Reading legacy v2 bytes.
 ///

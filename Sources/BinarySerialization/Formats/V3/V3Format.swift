@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Formats) import TreeCoding
+import TreeCoding
 
 /// Reading v3 bytes.
 ///

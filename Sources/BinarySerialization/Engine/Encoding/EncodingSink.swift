@@ -1,0 +1,33 @@
+/// Where the streaming encoder sends a value as it is encoded, in order, instead of building a
+/// tree: a format's byte writer implements it (module BinarySerialization).
+///
+/// The events describe the same tree ``TreeEncoder`` builds, in pre-order:
+/// - ``value(_:)`` is a whole node that has no events inside: a leaf, a packed array, a nil, or a
+///   small container built in one piece (an empty keyed container, an unkeyed container of strings);
+/// - ``strings(_:)`` is elements of the open unkeyed container, all strings, as ``value(_:)``
+///   would send them one by one (an array of strings, without a call and a dispatch per element);
+/// - ``key(_:)`` comes before each field's value in a keyed container;
+/// - ``begin(_:)`` and ``end()`` bracket a node whose content arrives as further events.
+///
+/// A bracketed `.single` or `.optional` never holds a bare `.nil` (`.single(.nil)` is sent whole
+/// through ``value(_:)``), so a sink can write every bracketed wrapper as "a value follows".
+///
+/// A sink that cannot write what it is sent (a key its format has no bytes for, say) reports
+/// `false` from ``finish()``; the caller then encodes through the tree, which reports the error.
+protocol EncodingSink: AnyObject {
+    func value(_ node: BinaryValue)
+    func strings(_ strings: [String])
+    func key(_ key: BinaryKey)
+    func begin(_ kind: SinkNodeKind)
+    func end()
+}
+
+/// The kinds of node whose content is sent as events.
+enum SinkNodeKind {
+    case keyed
+    case unkeyed
+    /// A value written through a non-optional single-value container: ``BinaryValue/single(_:)``.
+    case single
+    /// `Optional.some`: ``BinaryValue/optional(_:)``.
+    case optional
+}

@@ -1,0 +1,454 @@
+/// Encodes a value straight into an ``EncodingSink``, without building the tree.
+///
+/// It hands `encode(to:)` the same containers as ``TreeEncoder`` and sends the nodes that encoder
+/// would build, in order. That is only possible while containers are used one at a time, innermost
+/// first, which is how synthesized and almost all hand-written code uses them. Anything else
+/// (a container written after a sibling was started, a key written twice, mixing container kinds,
+/// a write after the value was finished, a value too deep, any thrown error) makes the run give
+/// up: ``encode(_:options:)`` returns `false` and the caller encodes through the tree, which
+/// handles every case (or reports the error). So the streamed bytes, when there are any, are the
+/// tree's bytes; the only cost of giving up is running `encode(to:)` a second time.
+///
+/// Containers are closed lazily: a nested container stays open until its parent is written to
+/// again or finished, as the tree encoder folds pending children in when the parent finishes.
+final class StreamingEncoder {
+    let sink: any EncodingSink
+    @exclusivity(unchecked) private(set) var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    @exclusivity(unchecked) private(set) var maximumDepth = 0
+    /// The open containers and encoders, outermost first. Ids grow along the stack and are never
+    /// reused, not even by a later run.
+    @exclusivity(unchecked) var frames: [Frame] = []
+    /// The keys written so far in open keyed containers (each frame owns a suffix).
+    @exclusivity(unchecked) var keys: [BinaryKey] = []
+    @exclusivity(unchecked) var nextID = 1
+    /// The answers of the `DirectTreeEncodable` conformance check, kept from run to run (an
+    /// engine serves one thread).
+    @exclusivity(unchecked) private var directTypes = TypeFactCache<(any DirectStreamEncodable.Type)?>()
+    /// The box of the last keyed container handed out for each frame index, to be handed out
+    /// again (see ``ContainerBoxes``). The boxes refer to the engine: its owner calls
+    /// ``releaseContainerBoxes()`` when done with it.
+    @exclusivity(unchecked) private var keyedBoxes: [KeptBox?] = []
+    /// Boxes of other key types kept for each frame index.
+    @exclusivity(unchecked) private var spareBoxes: [SpareBoxes<KeptBox>] = []
+    private let reusesBoxes = ContainerBoxes.reusesBoxes
+    /// Set by the first thing this run cannot stream; every later call returns at once.
+    @exclusivity(unchecked) private(set) var gaveUp = false
+
+    /// What an open frame is.
+    enum State {
+        /// The root: holds the value, is never a container.
+        case holder
+        /// An encoder handed to `encode(to:)` that has not asked for a container yet.
+        case encoder
+        case keyed
+        case unkeyed
+        /// A single-value container was asked for; nothing encoded yet.
+        case singleRequested
+        /// A single-value container that holds its value.
+        case singleDone
+    }
+
+    struct Frame {
+        let id: Int
+        var state: State
+        /// The step from the enclosing frame (for `codingPath`).
+        let step: PathStep?
+        /// The depth of the encoder that owns this frame, as ``TreeEncoder`` counts it.
+        let encoderDepth: Int
+        /// The depth values encoded in this frame start from (a nested container counts its path).
+        let valueDepth: Int
+        /// The number of steps from the root.
+        let pathDepth: Int
+        /// Elements of an unkeyed container.
+        var count = 0
+        /// The integer keys from 0 to 63 written so far, one bit each: exact, so these keys are
+        /// checked and noted without going to `keys` (most synthesized integer `CodingKeys`).
+        var smallIntKeys: UInt64 = 0
+        /// One bit per key hash for the other keys: a clear bit proves a key is new.
+        var keyFilter: UInt64 = 0
+        /// Where this frame's keys start in `keys`.
+        let keyStart: Int
+        /// The keys of a large keyed container, for O(1) duplicate checks.
+        var keySet: Set<BinaryKey>?
+    }
+
+    /// Thrown to unwind a run that gave up; never leaves ``encode(_:options:)``.
+    struct GaveUp: Error {}
+
+    /// An encoder that sends to `sink`; it can run many times, one run at a time.
+    init(sink: any EncodingSink) {
+        self.sink = sink
+        frames.reserveCapacity(16)
+        keys.reserveCapacity(16)
+    }
+
+    /// Streams `value` into the sink. Returns `false` when the run gave up (nothing the sink
+    /// received is usable then); errors thrown by `encode(to:)` also give `false`, so that the
+    /// tree encoder reports them with its coding paths.
+    ///
+    /// The frame and key stacks keep their memory from run to run, and so do the answers of the
+    /// conformance check (a type's conformances do not change while the process runs).
+    ///
+    /// With `throughEncodable`, the root value is encoded by its own `encode(to:)` even when it is
+    /// a primitive, array or optional, as ``TreeEncoder`` does for v3 stream elements.
+    func encode<T: Encodable>(_ value: T, options encoder: TreeEncoder, throughEncodable: Bool = false) -> Bool {
+        userInfo = encoder.userInfo
+        maximumDepth = encoder.maximumDepth
+        // Element by element: `removeAll(keepingCapacity:)` costs more for the few left here.
+        while !frames.isEmpty { frames.removeLast() }
+        while !keys.isEmpty { keys.removeLast() }
+        gaveUp = false
+        // `nextID` goes on counting, for the root too: a container kept from an earlier run (or
+        // handed out as id 0 after giving up) never names a frame of this run.
+        let rootID = nextID
+        nextID &+= 1
+        frames.append(
+            Frame(id: rootID, state: .holder, step: nil, encoderDepth: 0, valueDepth: 0, pathDepth: 0, keyStart: 0))
+        // Do not keep the caller's objects alive between runs (`Dictionary()`: the literal `[:]`
+        // costs a call), nor what a deep or wide run made the stacks grow to.
+        defer {
+            userInfo = Dictionary()
+            if frames.capacity > RetentionLimits.levels || keys.capacity > RetentionLimits.levels { trim() }
+        }
+        do {
+            if throughEncodable {
+                try encodeWithChild(value, step: nil, in: 0)
+            } else {
+                try encodeValue(value, step: nil, in: 0)
+            }
+        } catch {
+            return false
+        }
+        return activate(rootID) != nil && !gaveUp
+    }
+
+    // MARK: Keyed containers
+
+    /// A keyed container's frame id; see ``StreamingKeyedContainer/frame``.
+    final class FrameID {
+        @exclusivity(unchecked) var id: Int
+
+        init(_ id: Int) {
+            self.id = id
+        }
+    }
+
+    /// The box of a keyed container handed out, its key type and its frame id. (A class:
+    /// `isKnownUniquelyReferenced` on an `AnyObject` in an array element answered no even when it
+    /// was the only reference. And an optional: on a non-optional `AnyObject` property it
+    /// answered no in debug builds too, and no box was reused.)
+    private final class KeptBox {
+        let key: ObjectIdentifier
+        @exclusivity(unchecked) var box: AnyObject?
+        /// Rebuilds the box's wrapper (``ContainerBoxes/encodingRebuilder(_:)`` for `key`).
+        let rebuilder: AnyObject
+        let frame: FrameID
+
+        init<Key: CodingKey>(_ container: KeyedEncodingContainer<Key>, frame: FrameID) {
+            key = ObjectIdentifier(Key.self)
+            box = ContainerBoxes.box(of: container)
+            rebuilder = ContainerBoxes.encodingRebuilder(Key.self)
+            self.frame = frame
+        }
+    }
+
+    /// A keyed container of `Key` writing to frame `id`, the innermost (0 after giving up): the
+    /// box of a container handed out before for a frame at this index if it was of `Key` and
+    /// nothing holds it any more (the last one, else a spare), else a new one, kept for the next.
+    func keyedContainer<Key: CodingKey>(_ type: Key.Type, id: Int) -> KeyedEncodingContainer<Key> {
+        let index = frames.count &- 1
+        guard id != 0, index >= 0, frames[index].id == id else {
+            return KeyedEncodingContainer(StreamingKeyedContainer<Key>(engine: self, frame: FrameID(id)))
+        }
+        if index < keyedBoxes.count, let kept = keyedBoxes[index] {
+            if kept.key == ObjectIdentifier(Key.self), isKnownUniquelyReferenced(&kept.box), let box = kept.box {
+                kept.frame.id = id
+                return ContainerBoxes.encoding(box, kept.rebuilder, Key.self)
+            }
+            if let spare = takeSpareBox(at: index, ObjectIdentifier(Key.self)), let box = spare.box {
+                spare.frame.id = id
+                return ContainerBoxes.encoding(box, spare.rebuilder, Key.self)
+            }
+        }
+        let frame = FrameID(id)
+        let container = KeyedEncodingContainer(StreamingKeyedContainer<Key>(engine: self, frame: frame))
+        if reusesBoxes { keep(KeptBox(container, frame: frame), at: index) }
+        return container
+    }
+
+    /// A free spare box of `key` at frame index `index`, made the index's last box (the last one
+    /// taking its place among the spares); `nil` if there is none. Not generic: out of line, it
+    /// looks nothing up.
+    @inline(never)
+    private func takeSpareBox(at index: Int, _ key: ObjectIdentifier) -> KeptBox? {
+        guard index < spareBoxes.count,
+            let (j, spare) = spareBoxes[index].first(where: { $0.key == key && isKnownUniquelyReferenced(&$0.box) })
+        else { return nil }
+        spareBoxes[index].replace(at: j, with: keyedBoxes[index])
+        keyedBoxes[index] = spare
+        return spare
+    }
+
+    /// Makes `kept` the last box of frame index `index`, the one before it the first spare.
+    @inline(never)
+    private func keep(_ kept: KeptBox, at index: Int) {
+        while keyedBoxes.count <= index { keyedBoxes.append(nil) }
+        if let last = keyedBoxes[index] {
+            while spareBoxes.count <= index { spareBoxes.append(SpareBoxes()) }
+            spareBoxes[index].keep(last)
+        }
+        keyedBoxes[index] = kept
+    }
+
+    /// Gives back what a deep or wide run made the stacks and kept boxes grow to: the work is the
+    /// levels past ``RetentionLimits/levels``, which only such a run adds. Boxes are kept one per
+    /// frame index, so they grow only with `frames`.
+    @inline(never)
+    private func trim() {
+        frames.releaseStorage(beyond: RetentionLimits.levels)
+        keys.releaseStorage(beyond: RetentionLimits.levels)
+        if keyedBoxes.count > RetentionLimits.levels {
+            keyedBoxes.removeLast(keyedBoxes.count - RetentionLimits.levels)
+        }
+        if spareBoxes.count > RetentionLimits.levels {
+            spareBoxes.removeLast(spareBoxes.count - RetentionLimits.levels)
+        }
+    }
+
+    /// Lets go of the kept boxes, which refer to the engine (a cycle otherwise).
+    func releaseContainerBoxes() {
+        keyedBoxes = []
+        spareBoxes = []
+    }
+
+    // MARK: Giving up
+
+    /// Gives up the run; the returned error unwinds a throwing call.
+    @inline(never)
+    @discardableResult
+    func giveUp() -> GaveUp {
+        gaveUp = true
+        return GaveUp()
+    }
+
+    // MARK: Frames
+
+    /// Makes frame `id` the innermost open frame, closing the frames opened inside it, and
+    /// returns its index; `nil` (and the run gives up) if the frame is closed already.
+    @inline(__always)
+    func activate(_ id: Int) -> Int? {
+        if gaveUp { return nil }
+        let top = frames.count &- 1
+        if top >= 0, frames[top].id == id { return top }
+        return activateSlow(id)
+    }
+
+    @inline(never)
+    private func activateSlow(_ id: Int) -> Int? {
+        guard let index = frames.lastIndex(where: { $0.id == id }) else {
+            giveUp()
+            return nil
+        }
+        while frames.count &- 1 > index, !gaveUp { closeTop() }
+        return gaveUp ? nil : index
+    }
+
+    /// Opens a frame inside frame `parent` (the innermost one) and returns its id. A keyed or
+    /// unkeyed frame is a node the sink has begun (every frame in those states is one).
+    func push(_ state: State, step: PathStep?, in parent: Int, encoderDepth: Int? = nil) -> Int {
+        let p = frames[parent]
+        let pathDepth = step == nil ? p.pathDepth : p.pathDepth &+ 1
+        let ownerDepth = encoderDepth ?? p.encoderDepth
+        let valueDepth = encoderDepth == nil ? max(p.valueDepth, pathDepth) : ownerDepth
+        let id = nextID
+        nextID &+= 1
+        frames.append(
+            Frame(
+                id: id, state: state, step: step, encoderDepth: ownerDepth, valueDepth: valueDepth,
+                pathDepth: pathDepth, keyStart: keys.count))
+        return id
+    }
+
+    /// Closes the innermost frame: ends its node in the sink, or sends the node an encoder
+    /// that asked for nothing stands for (an empty keyed container).
+    func closeTop() {
+        guard let frame = frames.popLast() else { return }
+        while keys.count > frame.keyStart { keys.removeLast() }
+        switch frame.state {
+        case .holder, .singleDone:
+            break
+        case .encoder:
+            sink.value(.emptyKeyed)
+        case .singleRequested:
+            // The tree encoder reports a single-value container without a value.
+            giveUp()
+        case .keyed, .unkeyed:
+            sink.end()
+        }
+    }
+
+    // MARK: Values
+
+    /// Sends `value`'s nodes; frame `parent` is the innermost open frame.
+    @inline(__always)
+    func encodeValue<T: Encodable>(_ value: T, step: PathStep?, in parent: Int) throws {
+        if let direct = directType(T.self) {
+            return try streamDirect(direct, value, step: step, in: parent)
+        }
+        try encodeWithChild(value, step: step, in: parent)
+    }
+
+    /// `T` as a `DirectStreamEncodable` type, or `nil`.
+    @inline(__always)
+    private func directType<T>(_ type: T.Type) -> (any DirectStreamEncodable.Type)? {
+        let id = ObjectIdentifier(T.self)
+        if let known = directTypes.fact(for: id) { return known }
+        return learnDirectType(T.self)
+    }
+
+    @inline(never)
+    private func learnDirectType<T>(_ type: T.Type) -> (any DirectStreamEncodable.Type)? {
+        let direct = T.self as? any DirectStreamEncodable.Type
+        if RetentionLimits.reuses { directTypes.remember(direct, for: ObjectIdentifier(T.self)) }
+        return direct
+    }
+
+    private func streamDirect<D: DirectStreamEncodable, T>(_ type: D.Type, _ value: T, step: PathStep?, in parent: Int)
+        throws
+    {
+        guard T.self == D.self else { throw giveUp() }
+        try reinterpret(value, as: D.self).stream(into: self, step: step, in: parent)
+    }
+
+    func encodeWithChild<T: Encodable>(_ value: T, step: PathStep?, in parent: Int) throws {
+        let depth = frames[parent].valueDepth
+        guard depth < maximumDepth else { throw giveUp() }
+        let id = push(.encoder, step: step, in: parent, encoderDepth: depth &+ 1)
+        try value.encode(to: StreamingEncoderHandle(engine: self, id: id))
+        guard activate(id) != nil else { throw giveUp() }
+        closeTop()
+        if gaveUp { throw GaveUp() }
+    }
+
+    /// Sends `node` whole.
+    @inline(__always)
+    func send(_ node: BinaryValue) {
+        sink.value(node)
+    }
+
+    /// Sends `.optional(.some(wrapped))` or `.single(value)` as bracketed content.
+    func sendWrapped<T: Encodable>(_ kind: SinkNodeKind, _ value: T, step: PathStep?, in parent: Int) throws {
+        sink.begin(kind)
+        try encodeValue(value, step: step, in: parent)
+        sink.end()
+    }
+
+    // MARK: Keys
+
+    /// Records `key` as written in keyed frame `index`; gives up on a key written twice (the tree
+    /// encoder replaces the first value in place, or reports two keys with one integer value).
+    @inline(__always)
+    func noteKey(_ key: BinaryKey, in index: Int) -> Bool {
+        if let i = key.intValue, i >= 0, i < 64 {
+            // A key equals another only by its integer (see `BinaryKey.==`): the bit says it all.
+            let bit: UInt64 = 1 &<< UInt64(i)
+            if frames[index].smallIntKeys & bit != 0 {
+                giveUp()
+                return false
+            }
+            frames[index].smallIntKeys |= bit
+            return true
+        }
+        let bit = key.filterBit
+        if frames[index].keyFilter & bit != 0 || frames[index].keySet != nil {
+            return noteKeySlow(key, in: index)
+        }
+        frames[index].keyFilter |= bit
+        keys.append(key)
+        return true
+    }
+
+    @inline(never)
+    private func noteKeySlow(_ key: BinaryKey, in index: Int) -> Bool {
+        if frames[index].keySet != nil {
+            guard frames[index].keySet?.insert(key).inserted == true else {
+                giveUp()
+                return false
+            }
+            return true
+        }
+        let start = frames[index].keyStart
+        if keys[start...].contains(key) {
+            giveUp()
+            return false
+        }
+        keys.append(key)
+        frames[index].keyFilter |= key.filterBit
+        if keys.count &- start > KeyLookup.scanLimit {
+            frames[index].keySet = Set(keys[start...])
+            while keys.count > start { keys.removeLast() }
+        }
+        return true
+    }
+
+    // MARK: Paths
+
+    /// The coding path of frame `id`; gives up if the frame is closed (the tree encoder keeps
+    /// every container's path, this run cannot).
+    func codingPath(of id: Int) -> [any CodingKey] {
+        guard let index = frames.lastIndex(where: { $0.id == id }) else {
+            giveUp()
+            return []
+        }
+        var path: [any CodingKey] = []
+        for frame in frames[...index] {
+            if let step = frame.step { path.append(step.codingKey) }
+        }
+        return path
+    }
+}
+
+/// The `Encoder` handed to `encode(to:)` by ``StreamingEncoder``: the engine and a frame id.
+struct StreamingEncoderHandle: Encoder {
+    let engine: StreamingEncoder
+    let id: Int
+
+    var codingPath: [any CodingKey] { engine.codingPath(of: id) }
+    var userInfo: [CodingUserInfoKey: Any] { engine.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        engine.keyedContainer(Key.self, id: request(.keyed))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        StreamingUnkeyedContainer(engine: engine, id: request(.unkeyed))
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        StreamingSingleValueContainer(engine: engine, id: request(.singleRequested))
+    }
+
+    /// Turns this encoder's frame into a container of the requested kind; asking again for the
+    /// same kind gives the same container. Returns the frame id, or 0 (never open) after giving up.
+    private func request(_ kind: StreamingEncoder.State) -> Int {
+        guard let index = engine.activate(id) else { return 0 }
+        switch (engine.frames[index].state, kind) {
+        case (.encoder, .keyed):
+            engine.frames[index].state = .keyed
+            engine.sink.begin(.keyed)
+        case (.encoder, .unkeyed):
+            engine.frames[index].state = .unkeyed
+            engine.sink.begin(.unkeyed)
+        case (.encoder, .singleRequested):
+            engine.frames[index].state = .singleRequested
+        case (.keyed, .keyed), (.unkeyed, .unkeyed), (.singleRequested, .singleRequested),
+            (.singleDone, .singleRequested):
+            break
+        default:
+            // Mixing container kinds: the tree encoder reports the misuse.
+            engine.giveUp()
+            return 0
+        }
+        return id
+    }
+}

@@ -1,0 +1,129 @@
+/// Encodes the wrapped integer little-endian in its full width (4 or 8 bytes), which is smaller
+/// than a varint for large values such as hashes or random identifiers.
+///
+/// With other coders (`JSONEncoder`...), the wrapper is transparent: the plain value is encoded.
+/// `Bool`, `Int8`, `UInt8`, `Int16`, `UInt16`, `Float` and `Double` are fixed-size already (the
+/// wrapper has no effect and is deprecated on them); a ``FixedSizeCodable`` type of your own is
+/// encoded with its own `encode(to:)`. Wrapping an integer, the wrapper is itself a
+/// `FixedWidthInteger` (see ``EncodedInteger``).
+@propertyWrapper
+public struct FixedSizeEncoded<Value: FixedSizeCodable> {
+    /// The integer.
+    public var wrappedValue: Value
+    /// Wraps `wrappedValue`.
+    public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
+    /// Wraps `value` without the deprecation of combinations that change nothing.
+    init(unchecked value: Value) { self.wrappedValue = value }
+}
+
+/// Encodes the wrapped integer as a plain varint of its bit pattern (small non-negative values
+/// are short; negative values take the full varint length).
+@propertyWrapper
+public struct VariableLengthEncoded<Value: VariableLengthCodable> {
+    /// The integer.
+    public var wrappedValue: Value
+    /// Wraps `wrappedValue`.
+    public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
+    /// Wraps `value` without the deprecation of combinations that change nothing.
+    init(unchecked value: Value) { self.wrappedValue = value }
+}
+
+/// Encodes the wrapped signed integer zig-zag mapped as a varint (small magnitudes are short).
+/// `Int32`, `Int64` and `Int` are zig-zag already; the wrapper matters for `Int16`. A
+/// ``ZigZagCodable`` type of your own is encoded with its own `encode(to:)`.
+@propertyWrapper
+public struct ZigZagEncoded<Value: ZigZagCodable> {
+    /// The integer.
+    public var wrappedValue: Value
+    /// Wraps `wrappedValue`.
+    public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
+    /// Wraps `value` without the deprecation of combinations that change nothing.
+    init(unchecked value: Value) { self.wrappedValue = value }
+}
+
+extension FixedSizeEncoded: Equatable where Value: Equatable {}
+extension FixedSizeEncoded: Hashable where Value: Hashable {}
+extension FixedSizeEncoded: Sendable where Value: Sendable {}
+extension VariableLengthEncoded: Equatable {}
+extension VariableLengthEncoded: Hashable {}
+extension VariableLengthEncoded: Sendable where Value: Sendable {}
+extension ZigZagEncoded: Equatable where Value: Equatable {}
+extension ZigZagEncoded: Hashable where Value: Hashable {}
+extension ZigZagEncoded: Sendable where Value: Sendable {}
+
+/// The wrappers share everything but their ``IntegerEncoding``.
+protocol IntegerWrapper: Codable, IntegerWrapping, DirectTreeEncodable, DirectStreamEncodable, DirectTreeDecodable {}
+
+extension FixedSizeEncoded: IntegerWrapper { package static var encoding: IntegerEncoding { .fixed } }
+extension VariableLengthEncoded: IntegerWrapping, DirectTreeEncodable, DirectStreamEncodable, DirectTreeDecodable,
+    IntegerWrapper
+where Value: Codable {
+    package static var encoding: IntegerEncoding { .varint }
+}
+extension ZigZagEncoded: IntegerWrapper { package static var encoding: IntegerEncoding { .zigZag } }
+
+extension IntegerWrapper {
+    /// Transparent with other coders: the plain value in a single-value container.
+    public init(from decoder: any Decoder) throws {
+        self.init(wrappedValue: try decoder.singleValueContainer().decode(Value.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue)
+    }
+
+    /// An integer the tree has a leaf for gets the wrapper's encoding; any other type (`Bool`,
+    /// `Float`, a conformance of the user's) is encoded as if there were no wrapper.
+    package func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
+        guard let leaf = wrapperLeaf else { return try encoder.encodeValue(wrappedValue, step: step) }
+        return leaf
+    }
+
+    func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
+        guard let leaf = wrapperLeaf else { return try engine.encodeValue(wrappedValue, step: step, in: parent) }
+        engine.send(leaf)
+    }
+
+    /// The leaf of the wrapped integer with the wrapper's encoding; `nil` for a type that is
+    /// not one of the tree's integer leaves.
+    private var wrapperLeaf: BinaryValue? {
+        guard let scalar = Value.self as? any IntegerScalar.Type else { return nil }
+        return scalar.leafValue(wrappedValue, Self.encoding)
+    }
+
+    static func decodeDirect(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> Self {
+        guard let scalar = Value.self as? any IntegerScalar.Type else {
+            return Self(wrappedValue: try impl.decodeValue(Value.self, from: &node, parent: parent, step: step))
+        }
+        let leaf = try node.decodeScalar(scalar.scalarKind(encoding), impl.format)
+        guard let value = scalar.exactValue(leaf, as: Value.self) else {
+            throw WireFormatError(
+                .typeMismatch, "expected \(Value.self), found \(leaf.kindName)", offset: node.byteOffset)
+        }
+        return Self(wrappedValue: value)
+    }
+}
+
+extension IntegerScalar {
+    /// The leaf of `value` (of any integer type) if it is a `Self`.
+    static func leafValue(_ value: some Any, _ encoding: IntegerEncoding) -> BinaryValue? {
+        guard let v = value as? Self else { return nil }
+        return leaf(v, encoding)
+    }
+
+    /// The integer of `leaf` (of any integer width) as a `T`, if `T` is `Self` and holds it exactly.
+    static func exactValue<T>(_ leaf: BinaryValue, as type: T.Type) -> T? {
+        leaf.exactInteger(Self.self) as? T
+    }
+}
+
+extension FixedSizeEncoded: Codable {}
+extension VariableLengthEncoded: Codable where Value: Codable {}
+extension ZigZagEncoded: Codable {}
+
+/// The BinaryCodable 2.x name of ``FixedSizeEncoded``.
+@available(*, deprecated, renamed: "FixedSizeEncoded")
+public typealias FixedSize<Value: FixedSizeCodable> = FixedSizeEncoded<Value>
