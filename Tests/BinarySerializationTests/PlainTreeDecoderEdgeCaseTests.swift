@@ -145,6 +145,8 @@ import TreeCoding
             #expect(keeper.kept[0].allKeys.map(\.stringValue) == ["n"])
             #expect(keeper.kept[0].codingPath.map(\.stringValue) == ["Index 0"])
             #expect(throws: DecodingError.self) { try keeper.kept[1].decode(Int.self, forKey: .n) }
+            // The kept containers hold the decoder's `userInfo`, which holds the keeper: a cycle.
+            keeper.kept.removeAll()
         }
     }
 
