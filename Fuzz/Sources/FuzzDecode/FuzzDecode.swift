@@ -89,7 +89,8 @@ func exercise<T: Codable>(_ type: T.Type, _ input: FuzzInput, deterministic: Boo
                 violation("encode(tree:) to \(format) threw \(Swift.type(of: error)): \(error)", input)
             }
         }
-        _ = try? decoder.decode(T.self, fromTree: tree)
+        let engine = Result { try decoder.decode(T.self, fromTree: tree) }
+        if input.format == .v3 { comparePlainTreeDecoder(T.self, tree, engine, decoder, input) }
     }
     do {
         var transcoder = BinaryTranscoder(from: input.format, to: input.format == .v3 ? .v2 : .v3)
@@ -185,4 +186,50 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         plan: plan, selector: selector)
     fuzzCases[Int(selector >> 2) % fuzzCases.count].run(mode, input)
     return 0
+}
+
+/// `TreeDecoder` (TreeCoding's plain decoder) must agree with the engine's tree path, which a v3
+/// `BinaryDecoder` runs on the tree as it is: the same value (the same v3 bytes, or `==`: a set's
+/// or dictionary's bytes follow its order) or a `DecodingError` with the same description.
+func comparePlainTreeDecoder<T: Codable>(
+    _ type: T.Type, _ tree: BinaryValue, _ engine: Result<T, any Error>, _ decoder: BinaryDecoder, _ input: FuzzInput
+) {
+    var plain = TreeDecoder()
+    plain.userInfo = decoder.userInfo
+    plain.maximumDepth = decoder.limits.maximumDepth
+    let result = Result { try plain.decode(T.self, fromTree: tree) }
+    switch (result, engine) {
+    case (.success(let a), .success(let b)):
+        let bytes = (try? BinaryEncoder().encode(a), try? BinaryEncoder().encode(b))
+        let equal = bytes.0 == bytes.1 || (a as? any Equatable)?.isEqual(to: b) == true
+        if !equal { violation("TreeDecoder gave \(a), the engine \(b); tree \(tree)", input) }
+    case (.failure(let a as DecodingError), .failure(let b as DecodingError)):
+        if "\(a)" != "\(b)" && describe(a) != describe(b) {
+            violation("TreeDecoder threw \(describe(a)), the engine \(describe(b)); tree \(tree)", input)
+        }
+    case (.failure(let error), .success), (.success, .failure(let error)):
+        violation("TreeDecoder and the engine disagree (\(error)); tree \(tree)", input)
+    case (.failure(let a), .failure(let b)):
+        violation("TreeDecoder threw \(Swift.type(of: a)), the engine \(Swift.type(of: b)); tree \(tree)", input)
+    }
+}
+
+extension Equatable {
+    /// Whether `other` is a `Self` equal to this value.
+    fileprivate func isEqual(to other: Any) -> Bool { (other as? Self) == self }
+}
+
+/// A `DecodingError`'s case, coding path and description, without its underlying error.
+private func describe(_ error: DecodingError) -> String {
+    func path(_ c: DecodingError.Context) -> String {
+        c.codingPath.map { "\($0.stringValue)#\($0.intValue.map(String.init) ?? "-")" }.joined(separator: "/")
+            + ": " + c.debugDescription
+    }
+    switch error {
+    case .typeMismatch(let t, let c): return "typeMismatch \(t) \(path(c))"
+    case .valueNotFound(let t, let c): return "valueNotFound \(t) \(path(c))"
+    case .keyNotFound(let k, let c): return "keyNotFound \(k.stringValue) \(path(c))"
+    case .dataCorrupted(let c): return "dataCorrupted \(path(c))"
+    @unknown default: return "\(error)"
+    }
 }
