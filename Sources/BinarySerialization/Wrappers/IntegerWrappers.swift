@@ -73,29 +73,16 @@ extension IntegerWrapper {
         try container.encode(wrappedValue)
     }
 
-    /// An integer the tree has a leaf for gets the wrapper's encoding; any other type (`Bool`,
-    /// `Float`, a conformance of the user's) is encoded as if there were no wrapper.
-    package func treeValue(using encoder: TreeEncoderImpl, step: PathStep?) throws -> BinaryValue {
-        guard let leaf = wrapperLeaf else { return try encoder.encodeValue(wrappedValue, step: step) }
-        return leaf
-    }
-
+    /// The node `IntegerWrapping` makes, sent to the streaming encoder.
     func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
         guard let leaf = wrapperLeaf else { return try engine.encodeValue(wrappedValue, step: step, in: parent) }
         engine.send(leaf)
     }
 
-    /// The leaf of the wrapped integer with the wrapper's encoding; `nil` for a type that is
-    /// not one of the tree's integer leaves.
-    private var wrapperLeaf: BinaryValue? {
-        guard let scalar = Value.self as? any IntegerScalar.Type else { return nil }
-        return scalar.leafValue(wrappedValue, Self.encoding)
-    }
-
     static func decodeDirect(
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> Self {
-        guard let scalar = Value.self as? any IntegerScalar.Type else {
+        guard let scalar = Value.self as? any TreeIntegerScalar.Type else {
             return Self(wrappedValue: try impl.decodeValue(Value.self, from: &node, parent: parent, step: step))
         }
         let leaf = try node.decodeScalar(scalar.scalarKind(encoding), impl.format)
@@ -107,13 +94,7 @@ extension IntegerWrapper {
     }
 }
 
-extension IntegerScalar {
-    /// The leaf of `value` (of any integer type) if it is a `Self`.
-    static func leafValue(_ value: some Any, _ encoding: IntegerEncoding) -> BinaryValue? {
-        guard let v = value as? Self else { return nil }
-        return leaf(v, encoding)
-    }
-
+extension TreeIntegerScalar {
     /// The integer of `leaf` (of any integer width) as a `T`, if `T` is `Self` and holds it exactly.
     static func exactValue<T>(_ leaf: BinaryValue, as type: T.Type) -> T? {
         leaf.exactInteger(Self.self) as? T

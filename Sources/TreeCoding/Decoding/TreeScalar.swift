@@ -29,6 +29,8 @@ extension TreeScalar {
 package protocol TreeIntegerScalar: TreeScalar, FixedWidthInteger {
     /// The kind of leaf of this integer type in `encoding`.
     static func scalarKind(_ encoding: IntegerEncoding) -> ScalarKind
+    /// The leaf of `value` in `encoding`.
+    static func leaf(_ value: Self, _ encoding: IntegerEncoding) -> BinaryValue
 }
 
 extension Bool: TreeScalar {
@@ -90,6 +92,7 @@ extension UInt8: TreeScalar {
 extension Int16: TreeIntegerScalar {
     @inlinable package static var scalarKind: ScalarKind { .int16(.fixed) }
     @inlinable package static func scalarKind(_ e: IntegerEncoding) -> ScalarKind { .int16(e) }
+    @inlinable package static func leaf(_ v: Int16, _ e: IntegerEncoding) -> BinaryValue { .int16(v, e) }
     @inlinable package static func fromLeaf(_ l: BinaryValue) -> Int16? {
         if case .int16(let v, _) = l { return v }
         return nil
@@ -99,6 +102,7 @@ extension Int16: TreeIntegerScalar {
 extension UInt16: TreeIntegerScalar {
     @inlinable package static var scalarKind: ScalarKind { .uint16(.fixed) }
     @inlinable package static func scalarKind(_ e: IntegerEncoding) -> ScalarKind { .uint16(e) }
+    @inlinable package static func leaf(_ v: UInt16, _ e: IntegerEncoding) -> BinaryValue { .uint16(v, e) }
     @inlinable package static func fromLeaf(_ l: BinaryValue) -> UInt16? {
         if case .uint16(let v, _) = l { return v }
         return nil
@@ -108,6 +112,7 @@ extension UInt16: TreeIntegerScalar {
 extension Int32: TreeIntegerScalar {
     @inlinable package static var scalarKind: ScalarKind { .int32(.zigZag) }
     @inlinable package static func scalarKind(_ e: IntegerEncoding) -> ScalarKind { .int32(e) }
+    @inlinable package static func leaf(_ v: Int32, _ e: IntegerEncoding) -> BinaryValue { .int32(v, e) }
     @inlinable package static func fromLeaf(_ l: BinaryValue) -> Int32? {
         if case .int32(let v, _) = l { return v }
         return nil
@@ -117,6 +122,7 @@ extension Int32: TreeIntegerScalar {
 extension UInt32: TreeIntegerScalar {
     @inlinable package static var scalarKind: ScalarKind { .uint32(.varint) }
     @inlinable package static func scalarKind(_ e: IntegerEncoding) -> ScalarKind { .uint32(e) }
+    @inlinable package static func leaf(_ v: UInt32, _ e: IntegerEncoding) -> BinaryValue { .uint32(v, e) }
     @inlinable package static func fromLeaf(_ l: BinaryValue) -> UInt32? {
         if case .uint32(let v, _) = l { return v }
         return nil
@@ -126,6 +132,7 @@ extension UInt32: TreeIntegerScalar {
 extension Int64: TreeIntegerScalar {
     @inlinable package static var scalarKind: ScalarKind { .int64(.zigZag) }
     @inlinable package static func scalarKind(_ e: IntegerEncoding) -> ScalarKind { .int64(e) }
+    @inlinable package static func leaf(_ v: Int64, _ e: IntegerEncoding) -> BinaryValue { .int64(v, e) }
     @inlinable package static func fromLeaf(_ l: BinaryValue) -> Int64? {
         if case .int64(let v, _) = l { return v }
         return nil
@@ -135,6 +142,7 @@ extension Int64: TreeIntegerScalar {
 extension UInt64: TreeIntegerScalar {
     @inlinable package static var scalarKind: ScalarKind { .uint64(.varint) }
     @inlinable package static func scalarKind(_ e: IntegerEncoding) -> ScalarKind { .uint64(e) }
+    @inlinable package static func leaf(_ v: UInt64, _ e: IntegerEncoding) -> BinaryValue { .uint64(v, e) }
     @inlinable package static func fromLeaf(_ l: BinaryValue) -> UInt64? {
         if case .uint64(let v, _) = l { return v }
         return nil
@@ -144,6 +152,7 @@ extension UInt64: TreeIntegerScalar {
 extension Int: TreeIntegerScalar {
     @inlinable package static var scalarKind: ScalarKind { .int(.zigZag) }
     @inlinable package static func scalarKind(_ e: IntegerEncoding) -> ScalarKind { .int(e) }
+    @inlinable package static func leaf(_ v: Int, _ e: IntegerEncoding) -> BinaryValue { .int(v, e) }
     @inlinable package static func fromLeaf(_ l: BinaryValue) -> Int? {
         if case .int(let v, _) = l { return v }
         return nil
@@ -153,6 +162,7 @@ extension Int: TreeIntegerScalar {
 extension UInt: TreeIntegerScalar {
     @inlinable package static var scalarKind: ScalarKind { .uint(.varint) }
     @inlinable package static func scalarKind(_ e: IntegerEncoding) -> ScalarKind { .uint(e) }
+    @inlinable package static func leaf(_ v: UInt, _ e: IntegerEncoding) -> BinaryValue { .uint(v, e) }
     @inlinable package static func fromLeaf(_ l: BinaryValue) -> UInt? {
         if case .uint(let v, _) = l { return v }
         return nil

@@ -56,11 +56,6 @@ extension String {
     }
 }
 
-/// Integers that can be requested in any ``IntegerEncoding`` (the wrappers use this).
-protocol IntegerScalar: ScalarDecodable, TreeIntegerScalar {
-    static func leaf(_ value: Self, _ encoding: IntegerEncoding) -> BinaryValue
-}
-
 extension Bool: ScalarDecodable {}
 extension String: ScalarDecodable {}
 extension Data: ScalarDecodable {}
@@ -68,27 +63,11 @@ extension Double: ScalarDecodable {}
 extension Float: ScalarDecodable {}
 extension Int8: ScalarDecodable {}
 extension UInt8: ScalarDecodable {}
-extension Int16: IntegerScalar {
-    static func leaf(_ v: Int16, _ e: IntegerEncoding) -> BinaryValue { .int16(v, e) }
-}
-extension UInt16: IntegerScalar {
-    static func leaf(_ v: UInt16, _ e: IntegerEncoding) -> BinaryValue { .uint16(v, e) }
-}
-extension Int32: IntegerScalar {
-    static func leaf(_ v: Int32, _ e: IntegerEncoding) -> BinaryValue { .int32(v, e) }
-}
-extension UInt32: IntegerScalar {
-    static func leaf(_ v: UInt32, _ e: IntegerEncoding) -> BinaryValue { .uint32(v, e) }
-}
-extension Int64: IntegerScalar {
-    static func leaf(_ v: Int64, _ e: IntegerEncoding) -> BinaryValue { .int64(v, e) }
-}
-extension UInt64: IntegerScalar {
-    static func leaf(_ v: UInt64, _ e: IntegerEncoding) -> BinaryValue { .uint64(v, e) }
-}
-extension Int: IntegerScalar {
-    static func leaf(_ v: Int, _ e: IntegerEncoding) -> BinaryValue { .int(v, e) }
-}
-extension UInt: IntegerScalar {
-    static func leaf(_ v: UInt, _ e: IntegerEncoding) -> BinaryValue { .uint(v, e) }
-}
+extension Int16: ScalarDecodable {}
+extension UInt16: ScalarDecodable {}
+extension Int32: ScalarDecodable {}
+extension UInt32: ScalarDecodable {}
+extension Int64: ScalarDecodable {}
+extension UInt64: ScalarDecodable {}
+extension Int: ScalarDecodable {}
+extension UInt: ScalarDecodable {}
