@@ -24,7 +24,7 @@ enum TreeReplay {
             sink.begin(.unkeyed)
             if sink.failure != nil { return [] }
             for (index, element) in elements.enumerated() {
-                if let below = send(element, to: sink) { return [WriterPath.indexKey(index)] + below }
+                if let below = send(element, to: sink) { return [BinaryKey.index(index)] + below }
             }
             sink.end()
         case .optional(.some(let inner)):

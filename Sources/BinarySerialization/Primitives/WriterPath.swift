@@ -1,16 +1,11 @@
 import TreeCoding
 
-/// Coding paths for errors of the serialization stage (and the element keys the readers' errors use).
+/// Coding paths for errors of the serialization stage.
 ///
 /// Writers walk a tree without keeping a path (that would cost on every node); an error thrown
 /// below a field or element gets that field's key or element's index prepended as it passes
 /// through, so the `EncodingError` names where in the value the problem is.
 enum WriterPath {
-    /// The key of unkeyed element `index`, spelled as the coders spell it.
-    static func indexKey(_ index: Int) -> BinaryKey {
-        BinaryKey(stringValue: "Index \(index)", intValue: index)
-    }
-
     /// Runs `body`; an `EncodingError` it throws gets `key` prepended to its coding path. The key
     /// is only built on that path (an element's `"Index n"` string would otherwise cost more than
     /// writing a short element).

@@ -59,7 +59,7 @@ struct ProtobufLocation {
 
     func element(_ index: Int) -> ProtobufLocation {
         ProtobufLocation(
-            codingPath: codingPath + [BinaryKey(stringValue: "Index \(index)", intValue: index)],
+            codingPath: codingPath + [BinaryKey.index(index)],
             steps: steps + [.element(index)], depth: depth)
     }
 

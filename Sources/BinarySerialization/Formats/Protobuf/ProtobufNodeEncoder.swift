@@ -318,7 +318,7 @@ struct ProtobufUnkeyedEncoder: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { storage.path }
     var count: Int { storage.count }
 
-    private var nextKey: BinaryKey { BinaryKey(stringValue: "Index \(count)", intValue: count) }
+    private var nextKey: BinaryKey { BinaryKey.index(count) }
 
     mutating func encodeNil() throws {
         throw ProtobufTreeBuilder.error(

@@ -133,7 +133,7 @@ private func repeatedNode<S: Sequence>(
     var nodes: [BinaryValue] = []
     nodes.reserveCapacity(elements.underestimatedCount)
     for (i, element) in elements.enumerated() {
-        let elementPath = path + [BinaryKey(stringValue: "Index \(i)", intValue: i)]
+        let elementPath = path + [BinaryKey.index(i)]
         let node = try builder.node(of: element, path: elementPath, depth: depth)
         guard ProtobufTreeBuilder.isElement(node) else {
             throw ProtobufTreeBuilder.notAnElement(element, node, elementPath, in: "a repeated field")

@@ -149,7 +149,7 @@ private struct Sizer {
         guard let (elements, packed) = ProtobufWriter.elements(of: value), let first = elements.first else { return 0 }
         var total = 0
         for (i, element) in elements.enumerated() {
-            total += try WriterPath.under(WriterPath.indexKey(i)) {
+            total += try WriterPath.under(BinaryKey.index(i)) {
                 guard ProtobufTreeBuilder.isElement(element) else {
                     throw ProtobufTreeBuilder.notAnElement(element, element, [], in: "a repeated field")
                 }

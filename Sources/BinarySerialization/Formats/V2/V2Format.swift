@@ -373,7 +373,7 @@ extension V2Format.Reader {
         var r = ByteReader(buffer: node.buffer, offset: start, end: end)
         if nilIndexSetsAreWritten, let index = try Self.nilIndexSet(&r).first {
             var error = WireFormatError(.valueNotFound, "expected String, found nil", offset: start)
-            error.key = WriterPath.indexKey(index)
+            error.key = BinaryKey.index(index)
             throw error
         }
         var out: [String] = []
@@ -385,7 +385,7 @@ extension V2Format.Reader {
                 out.append(try Scalars.readString(&content))
                 r.offset = content.offset
             } catch var error as WireFormatError {
-                error.key = WriterPath.indexKey(index)
+                error.key = BinaryKey.index(index)
                 throw error
             }
             index &+= 1

@@ -166,7 +166,7 @@ enum V3Format: ByteFormat {
                 var content = ByteReader(buffer: node.buffer, offset: element.start, end: element.end)
                 out.append(try Scalars.readString(&content))
             } catch var error as WireFormatError {
-                error.key = WriterPath.indexKey(index)
+                error.key = BinaryKey.index(index)
                 throw error
             }
             index &+= 1
