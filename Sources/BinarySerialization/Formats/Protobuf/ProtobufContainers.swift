@@ -223,6 +223,9 @@ final class ProtobufOneOfDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let member = message.entries.last { Key(intValue: $0.number) != nil }?.number
         if member == nil { foundNoMember = true }
+        // Every member on the wire is a field of the type, read or replaced: none is unknown
+        // (`decodeTree` would keep a replaced member beside the one that replaced it).
+        for entry in message.entries where Key(intValue: entry.number) != nil { message.markRead(entry.number) }
         return KeyedDecodingContainer(
             ProtobufOneOfKeyedDecoder<Key>(context: context, message: message, member: member, location: location))
     }

@@ -122,6 +122,11 @@ final class ProtobufMessage {
         return entries.filter { $0.number == number }
     }
 
+    /// Marks field `number` as a field of the type without reading it.
+    func markRead(_ number: Int) {
+        if tracksReads { read.insert(number) }
+    }
+
     func contains(_ number: Int) -> Bool { entries.contains { $0.number == number } }
 
     /// The entries of fields no type asked for, in order.

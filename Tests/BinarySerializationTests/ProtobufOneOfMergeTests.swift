@@ -1,0 +1,69 @@
+import BinarySerialization
+import Foundation
+import Testing
+
+// Two messages concatenated are one message merged (protobuf's rule): a oneof set in both keeps
+// the member set last. The typed decode and the tree path (decodeTree, then encode(tree:)) must
+// both keep that member, whatever the type reading the bytes knows of the oneof.
+@Suite struct ProtobufOneOfMergeTests {
+    struct Both: Codable, Equatable {
+        var pick: Pick?
+        enum Pick: Codable, Equatable, ProtobufOneOf {
+            case number(Int64)
+            case text(String)
+            enum CodingKeys: Int, CodingKey { case number = 28, text = 29 }
+        }
+        enum CodingKeys: Int, CodingKey { case pick = 100 }
+    }
+
+    /// An older version of `Both` whose oneof has member 28 only: 29 is unknown to it.
+    struct Older: Codable, Equatable {
+        var pick: Pick?
+        enum Pick: Codable, Equatable, ProtobufOneOf {
+            case number(Int64)
+            enum CodingKeys: Int, CodingKey { case number = 28 }
+        }
+        enum CodingKeys: Int, CodingKey { case pick = 100 }
+    }
+
+    /// `e00107`: member 28 = 7; `ea010178`: member 29 = "x".
+    static let number7 = "e00107"
+    static let textX = "ea010178"
+
+    func throughTree<T: Codable>(_ type: T.Type, _ hex: String) throws -> Data {
+        try ProtobufEncoder().encode(tree: ProtobufDecoder().decodeTree(T.self, from: Data(bytes(hex))))
+    }
+
+    @Test(arguments: [
+        (number7 + textX, Both.Pick.text("x")),
+        (textX + number7, Both.Pick.number(7)),
+        (textX + number7 + textX, Both.Pick.text("x")),
+        (number7 + textX + number7, Both.Pick.number(7)),
+    ])
+    func theLastMemberWinsOnBothPaths(hex: String, expected: Both.Pick) throws {
+        #expect(try ProtobufDecoder().decode(Both.self, from: Data(bytes(hex))) == Both(pick: expected))
+        let written = try throughTree(Both.self, hex)
+        #expect(try ProtobufDecoder().decode(Both.self, from: written) == Both(pick: expected))
+        // The tree holds the member that was set, not the one it replaced.
+        let tree = try ProtobufDecoder().decodeTree(Both.self, from: Data(bytes(hex)))
+        guard case .keyed(let fields) = tree else {
+            Issue.record("not a message: \(tree)")
+            return
+        }
+        #expect(fields.count == 1, "\(tree)")
+    }
+
+    /// A reader that does not know member 29 keeps it as an unknown field, where it stood
+    /// relative to the member it knows: a newer reader of the written bytes reads what it would
+    /// have read from the input.
+    @Test(arguments: [
+        (number7 + textX, Both.Pick.text("x")),
+        (textX + number7, Both.Pick.number(7)),
+        (textX + number7 + textX, Both.Pick.text("x")),
+        (number7 + textX + number7, Both.Pick.number(7)),
+    ])
+    func unknownMembersKeepTheirPlace(hex: String, expected: Both.Pick) throws {
+        let written = try throughTree(Older.self, hex)
+        #expect(try ProtobufDecoder().decode(Both.self, from: written) == Both(pick: expected), "\(spacedHex(written))")
+    }
+}
