@@ -213,6 +213,24 @@ private struct Reading: Codable, Equatable {
         #expect(id == 7)
     }
 
+    /// BinaryCodable 2.0.3's `SignedValue` conveniences: literals, order, zero and bounds.
+    @Test func signedValueConveniences() throws {
+        let minusTwo: SignedValue<Int32> = -2
+        #expect(minusTwo.wrappedValue == -2)
+        #expect(minusTwo < 3 && !(SignedValue<Int64>(5) < 5) && minusTwo == -2)
+        #expect([SignedValue<Int>(3), -1, 2].sorted() == [-1, 2, 3])
+        #expect(SignedValue<Int32>.zero.wrappedValue == 0)
+        #expect(SignedValue<Int32>.max.wrappedValue == Int32.max && SignedValue<Int64>.min.wrappedValue == Int64.min)
+        #expect(SignedValue<Int>.min < .zero && SignedValue<Int>.zero < .max)
+        // A literal-initialized field writes the zig-zag varint of its value (sint32 -2 -> 3).
+        #expect(try ProtobufEncoder().encode(SignedField(value: -2)) == Data([0x08, 0x03]))
+    }
+
+    struct SignedField: Codable {
+        @SignedValue var value: Int32
+        enum CodingKeys: Int, CodingKey { case value = 1 }
+    }
+
     /// 4.0.0's initializers from a varint's value already read: range checked, the 64-bit ones total.
     @Test func rawVarintInitializersCheckTheRange() throws {
         #expect(UInt64(fromVarint: UInt64.max) == .max && Int64(fromVarint: UInt64.max) == -1)

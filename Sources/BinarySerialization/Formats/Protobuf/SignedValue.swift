@@ -31,3 +31,26 @@ where WrappedValue: SignedValueCompatible & FixedWidthInteger & SignedInteger & 
 extension SignedValue: Equatable {}
 extension SignedValue: Hashable {}
 extension SignedValue: Sendable where WrappedValue: Sendable {}
+
+// BinaryCodable 2.x's conveniences: a wrapped integer is written and compared as the integer.
+
+extension SignedValue: ExpressibleByIntegerLiteral {
+    /// Wraps the integer `value`.
+    public init(integerLiteral value: WrappedValue.IntegerLiteralType) {
+        self.init(wrappedValue: WrappedValue(integerLiteral: value))
+    }
+}
+
+extension SignedValue: Comparable {
+    /// Orders by the wrapped integer.
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.wrappedValue < rhs.wrappedValue }
+}
+
+extension SignedValue {
+    /// The wrapped zero.
+    public static var zero: Self { Self(wrappedValue: .zero) }
+    /// The wrapped type's largest value.
+    public static var max: Self { Self(wrappedValue: .max) }
+    /// The wrapped type's smallest value.
+    public static var min: Self { Self(wrappedValue: .min) }
+}
