@@ -6,7 +6,7 @@ import SwiftProtobuf
 // ProtobufEncoder/ProtobufDecoder against swift-protobuf's generated code on the Benchmarks/
 // payloads proto3 can express: P1i (one small message), P2 (1,000 records), P3 (100,000 ints,
 // doubles, bools), P5 (a chain of 50 nodes). Prints the median time per operation of each and the
-// ratio ours / swift-protobuf. Run: swift run -c release --package-path Interop InteropBench
+// ratio ours / swift-protobuf, and our v3 format on the same values (protobuf's own target). Run: swift run -c release --package-path Interop InteropBench
 
 // MARK: Codable mirrors of bench.proto
 
@@ -169,20 +169,33 @@ func compare<V: Codable & Equatable, M: SwiftProtobuf.Message & Equatable>(
         print("\(name): the two libraries disagree; not timed")
         return
     }
+    // Our own v3 format on the same values, in the same run: the protobuf mode's target.
+    let v3Encoder = BinaryEncoder()
+    let v3Decoder = BinaryDecoder()
+    let v3Bytes = try v3Encoder.encode(value)
+    guard try v3Decoder.decode(V.self, from: v3Bytes) == value else {
+        print("\(name): v3 does not round-trip; not timed")
+        return
+    }
     let ourEncode = try median { _ = try encoder.encode(value) }
     let theirEncode = try median { let _: Data = try message.serializedBytes() }
+    let v3Encode = try median { _ = try v3Encoder.encode(value) }
     let ourDecode = try median { _ = try decoder.decode(V.self, from: theirs) }
     let theirDecode = try median { _ = try M(serializedBytes: theirs) }
+    let v3Decode = try median { _ = try v3Decoder.decode(V.self, from: v3Bytes) }
+    func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2f×", a / b) }
     print(
         "| \(name) | \(ours.count) / \(theirs.count) | \(format(ourEncode)) | \(format(theirEncode)) | "
-            + String(format: "%.2f×", ourEncode / theirEncode) + " | \(format(ourDecode)) | \(format(theirDecode)) | "
-            + String(format: "%.2f×", ourDecode / theirDecode) + " |")
+            + "\(ratio(ourEncode, theirEncode)) | \(format(v3Encode)) | \(ratio(ourEncode, v3Encode)) | "
+            + "\(format(ourDecode)) | \(format(theirDecode)) | \(ratio(ourDecode, theirDecode)) | "
+            + "\(format(v3Decode)) | \(ratio(ourDecode, v3Decode)) |")
 }
 
 print(
-    "| payload | bytes (ours / theirs) | encode ours | encode swift-protobuf | ratio | decode ours | decode swift-protobuf | ratio |"
+    "| payload | bytes (ours / theirs) | encode ours | encode swift-protobuf | ratio | encode our v3 | ours ÷ v3 "
+        + "| decode ours | decode swift-protobuf | ratio | decode our v3 | ours ÷ v3 |"
 )
-print("|---|---|---|---|---|---|---|---|")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 let message = Message(sender: "Alice Wonderland", isRead: false, unreadCount: 42)
 try compare("P1i message", message, message.proto)
 let p2 = records(count: 1_000)

@@ -12,6 +12,7 @@ import TreeCoding
 final class StreamingScratch {
     private var madeV3: Streamer<V3Sink>?
     private var madeV2: Streamer<V2Sink>?
+    private var madeProtobuf: Streamer<ProtobufSink>?
 
     var v3: Streamer<V3Sink> {
         if let made = madeV3 { return made }
@@ -24,6 +25,13 @@ final class StreamingScratch {
         if let made = madeV2 { return made }
         let made = Streamer(V2Sink())
         madeV2 = made
+        return made
+    }
+
+    var protobuf: Streamer<ProtobufSink> {
+        if let made = madeProtobuf { return made }
+        let made = Streamer(ProtobufSink())
+        madeProtobuf = made
         return made
     }
 

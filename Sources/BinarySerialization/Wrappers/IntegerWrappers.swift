@@ -76,6 +76,7 @@ extension IntegerWrapper {
     /// The node `IntegerWrapping` makes, sent to the streaming encoder.
     func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
         guard let leaf = wrapperLeaf else { return try engine.encodeValue(wrappedValue, step: step, in: parent) }
+        if engine.needsTypeFacts { engine.sink.note(.chosenEncoding) }
         engine.send(leaf)
     }
 

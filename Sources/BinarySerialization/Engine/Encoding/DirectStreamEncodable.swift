@@ -63,9 +63,25 @@ extension Array: DirectStreamEncodable where Element: FusedArrayElement {
 
 extension Set: DirectStreamEncodable where Element: FusedArrayElement {
     func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
-        Element.streamArray(Array(self), into: engine)
+        // A format that needs type facts gets equal sets as equal bytes: the elements sorted.
+        Element.streamArray(engine.needsTypeFacts ? ProtobufOrder.sorted(Array(self)) : Array(self), into: engine)
     }
 }
+
+/// The markers of a type's facts in the engine's cache of direct types (`learnDirectType`):
+/// their `stream` is never called.
+enum OneOfFact: DirectStreamEncodable {
+    func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {}
+}
+
+enum UnorderedFact: DirectStreamEncodable {
+    func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {}
+}
+
+/// Collections whose `encode(to:)` writes their elements in no fixed order.
+protocol UnorderedCollection {}
+extension Set: UnorderedCollection {}
+extension Dictionary: UnorderedCollection {}
 
 extension PackedElement {
     static func streamArray(_ elements: [Self], into engine: StreamingEncoder) {
@@ -101,6 +117,9 @@ extension Optional: DirectStreamEncodable where Wrapped: Encodable {
 
 extension Dictionary: DirectStreamEncodable where Key: DictionaryKey, Value: Encodable {
     func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
+        if engine.needsTypeFacts {
+            return try engine.encodeWithChild(ProtobufMapEntries(self), step: step, in: parent)
+        }
         try engine.streamDictionary(self, step: step, in: parent)
     }
 }

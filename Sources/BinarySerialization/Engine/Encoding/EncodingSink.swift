@@ -15,11 +15,38 @@
 /// A sink that cannot write what it is sent (a key its format has no bytes for, say) reports
 /// `false` from ``finish()``; the caller then encodes through the tree, which reports the error.
 protocol EncodingSink: AnyObject {
+    /// Whether the sink needs the ``TypeFact``s (and the shape they come with, see
+    /// ``StreamingEncoder``); asked once, when an engine is made for the sink.
+    var needsTypeFacts: Bool { get }
+    /// A fact about the next event that the tree does not keep; sent only to a sink that needs
+    /// type facts.
+    func note(_ fact: TypeFact)
     func value(_ node: BinaryValue)
     func strings(_ strings: [String])
     func key(_ key: BinaryKey)
     func begin(_ kind: SinkNodeKind)
     func end()
+}
+
+/// What a value's events say beyond its tree, for a format whose bytes depend on the Swift type
+/// (protobuf): v3 and v2 need none of them.
+///
+/// A sink that needs them also gets the value in the shape the protobuf tree has: a keyed
+/// container's `encodeIfPresent` value bracketed as ``SinkNodeKind/optional`` (a field with
+/// presence), a `Dictionary` as an unkeyed container of entries `[1: key, 2: value]` sorted by key
+/// (both bracketed as optionals), and a `Set`'s elements sorted.
+enum TypeFact {
+    /// The next keyed container is a ``ProtobufOneOf`` enum's: its cases are fields of the
+    /// enclosing message.
+    case oneOf
+    /// The next leaf's integer encoding was chosen by a wrapper (``ZigZagEncoded``,
+    /// ``SignedValue``...), rather than being its type's default.
+    case chosenEncoding
+}
+
+extension EncodingSink {
+    var needsTypeFacts: Bool { false }
+    func note(_ fact: TypeFact) {}
 }
 
 /// The kinds of node whose content is sent as events.

@@ -50,6 +50,33 @@ struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try engine.encodeValue(value, step: .key(k), in: index)
     }
 
+    // A present optional is its value, as the tree encoder writes it; a sink that needs type
+    // facts gets it bracketed as an optional (a field with presence).
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        guard let value else { return }
+        try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key)
+    }
+
+    /// A primitive's `encodeIfPresent`, as the generic one.
+    private mutating func present<T: Encodable>(_ value: T?, _ key: Key) throws {
+        try encodeIfPresent(value, forKey: key)
+    }
+
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try present(value, key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try present(value, key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try present(value, key) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try present(value, key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try present(value, key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try present(value, key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try present(value, key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try present(value, key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try present(value, key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try present(value, key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try present(value, key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try present(value, key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try present(value, key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try present(value, key) }
+
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {

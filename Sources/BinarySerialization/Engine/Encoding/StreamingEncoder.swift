@@ -13,6 +13,8 @@
 /// again or finished, as the tree encoder folds pending children in when the parent finishes.
 final class StreamingEncoder {
     let sink: any EncodingSink
+    /// The sink's ``EncodingSink/needsTypeFacts``, asked once.
+    let needsTypeFacts: Bool
     @exclusivity(unchecked) private(set) var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     @exclusivity(unchecked) private(set) var maximumDepth = 0
     /// The open containers and encoders, outermost first. Ids grow along the stack and are never
@@ -78,6 +80,7 @@ final class StreamingEncoder {
     /// An encoder that sends to `sink`; it can run many times, one run at a time.
     init(sink: any EncodingSink) {
         self.sink = sink
+        needsTypeFacts = sink.needsTypeFacts
         frames.reserveCapacity(16)
         keys.reserveCapacity(16)
     }
@@ -308,15 +311,31 @@ final class StreamingEncoder {
 
     @inline(never)
     private func learnDirectType<T>(_ type: T.Type) -> (any DirectStreamEncodable.Type)? {
-        let direct = T.self as? any DirectStreamEncodable.Type
+        var direct = T.self as? any DirectStreamEncodable.Type
+        if direct == nil, needsTypeFacts {
+            // What a sink that needs type facts must hear of before `encode(to:)` runs.
+            if T.self is any ProtobufOneOf.Type {
+                direct = OneOfFact.self
+            } else if T.self is any UnorderedCollection.Type {
+                direct = UnorderedFact.self
+            }
+        }
         if RetentionLimits.reuses { directTypes.remember(direct, for: ObjectIdentifier(T.self)) }
         return direct
     }
 
-    private func streamDirect<D: DirectStreamEncodable, T>(_ type: D.Type, _ value: T, step: PathStep?, in parent: Int)
-        throws
-    {
-        guard T.self == D.self else { throw giveUp() }
+    private func streamDirect<D: DirectStreamEncodable, T: Encodable>(
+        _ type: D.Type, _ value: T, step: PathStep?, in parent: Int
+    ) throws {
+        guard T.self == D.self else {
+            // The facts of a type that is not itself direct (see `learnDirectType`).
+            if D.self == OneOfFact.self {
+                sink.note(.oneOf)
+                return try encodeWithChild(value, step: step, in: parent)
+            }
+            // A set or dictionary in no order the events can fix: the tree path orders it.
+            throw giveUp()
+        }
         try reinterpret(value, as: D.self).stream(into: self, step: step, in: parent)
     }
 

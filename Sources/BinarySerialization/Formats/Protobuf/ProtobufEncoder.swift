@@ -30,7 +30,10 @@ public struct ProtobufEncoder: Sendable {
     /// - Throws: `EncodingError` if the value has no proto3 form.
     /// - Complexity: O(n) in the size of the value.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        try ProtobufWriter.serialize(tree(value), maximumDepth: maximumDepth)
+        // Streamed by the engine; through the protobuf tree where the stream gives up (containers
+        // used out of order) or the value breaks a rule (the tree path reports it).
+        if let data = ProtobufSink.encode(value, userInfo: userInfo, maximumDepth: maximumDepth) { return data }
+        return try ProtobufWriter.serialize(tree(value), maximumDepth: maximumDepth)
     }
 
     /// Encodes `value` with a default encoder.

@@ -59,6 +59,29 @@ enum ProtobufScalarType: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The proto type of a leaf; `nil` for a node that is not a protobuf scalar.
+    ///
+    /// `signedZigZagIsPlain`: the leaf comes from a value's events, where a plain signed integer
+    /// is `.zigZag` (v3's default) and is `int32`/`int64`; else (a protobuf tree, or a leaf whose
+    /// encoding a wrapper chose) `.zigZag` is `sint32`/`sint64`.
+    init?(leaf: BinaryValue, signedZigZagIsPlain: Bool = false) {
+        @inline(__always) func signed(_ e: IntegerEncoding) -> IntegerEncoding {
+            signedZigZagIsPlain && e == .zigZag ? .varint : e
+        }
+        switch leaf {
+        case .bool: self = .bool
+        case .int32(_, let e): self = .integer(signed: true, bits64: false, signed(e))
+        case .int64(_, let e), .int(_, let e): self = .integer(signed: true, bits64: true, signed(e))
+        case .uint32(_, let e): self = .integer(signed: false, bits64: false, e)
+        case .uint64(_, let e), .uint(_, let e): self = .integer(signed: false, bits64: true, e)
+        case .float: self = .float
+        case .double: self = .double
+        case .string: self = .string
+        case .data: self = .bytes
+        default: return nil
+        }
+    }
+
     /// The leaf of a field that is not stored: zero, `false`, empty.
     var defaultLeaf: BinaryValue {
         switch self {
@@ -150,13 +173,16 @@ enum ProtobufLeafWire {
     }
 
     /// The wire form of a leaf; `nil` for a node that is not a protobuf scalar (an 8- or 16-bit
-    /// integer has no proto type).
-    init?(_ leaf: BinaryValue) {
+    /// integer has no proto type). `signedZigZagIsPlain`: see ``ProtobufScalarType/init(leaf:signedZigZagIsPlain:)``.
+    init?(_ leaf: BinaryValue, signedZigZagIsPlain: Bool = false) {
+        @inline(__always) func signed(_ e: IntegerEncoding) -> IntegerEncoding {
+            signedZigZagIsPlain && e == .zigZag ? .varint : e
+        }
         switch leaf {
         case .bool(let v): self = .varint(v ? 1 : 0)
-        case .int32(let v, let e): self.init(signed: Int64(v), bits64: false, e)
-        case .int64(let v, let e): self.init(signed: v, bits64: true, e)
-        case .int(let v, let e): self.init(signed: Int64(v), bits64: true, e)
+        case .int32(let v, let e): self.init(signed: Int64(v), bits64: false, signed(e))
+        case .int64(let v, let e): self.init(signed: v, bits64: true, signed(e))
+        case .int(let v, let e): self.init(signed: Int64(v), bits64: true, signed(e))
         case .uint32(let v, .fixed): self = .fixed32(v)
         case .uint32(let v, _): self = .varint(UInt64(v))
         case .uint64(let v, .fixed): self = .fixed64(v)
@@ -171,6 +197,22 @@ enum ProtobufLeafWire {
         }
     }
 
+    /// Writes the payload (with its length first if `delimited` and length-delimited).
+    @inline(__always)
+    func write(to w: inout ByteWriter, delimited: Bool) {
+        switch self {
+        case .varint(let v): w.protobufVarint(v)
+        case .fixed32(let v): w.littleEndian(v)
+        case .fixed64(let v): w.littleEndian(v)
+        case .string(let s):
+            if delimited { w.protobufVarint(UInt64(s.utf8.count)) }
+            w.string(s)
+        case .bytes(let d):
+            if delimited { w.protobufVarint(UInt64(d.count)) }
+            d.withUnsafeBytes { w.bytes($0) }
+        }
+    }
+
     private init(signed v: Int64, bits64: Bool, _ encoding: IntegerEncoding) {
         switch encoding {
         // int32 and int64 are sign-extended to 64 bits: a negative value takes 10 bytes.
@@ -178,6 +220,42 @@ enum ProtobufLeafWire {
         case .zigZag: self = .varint(bits64 ? zigZag(v) : zigZag(Int32(truncatingIfNeeded: v)))
         case .fixed:
             self = bits64 ? .fixed64(UInt64(bitPattern: v)) : .fixed32(UInt32(bitPattern: Int32(truncatingIfNeeded: v)))
+        }
+    }
+}
+
+/// A packed array's payload: plain numbers, each the plain proto type of its Swift type (`int32`,
+/// `int64` for `Int`, `uint64` for `UInt`...), one after another.
+enum ProtobufPacked {
+    /// The payload's size; `nil` for 8- and 16-bit integers, which have no proto type.
+    static func payloadSize(_ array: PackedArray) -> Int? {
+        switch array {
+        case .bool(let a): return a.count
+        case .int32(let a): return a.reduce(0) { $0 &+ ProtobufVarint.size(UInt64(bitPattern: Int64($1))) }
+        case .int64(let a): return a.reduce(0) { $0 &+ ProtobufVarint.size(UInt64(bitPattern: $1)) }
+        case .int(let a): return a.reduce(0) { $0 &+ ProtobufVarint.size(UInt64(bitPattern: Int64($1))) }
+        case .uint32(let a): return a.reduce(0) { $0 &+ ProtobufVarint.size(UInt64($1)) }
+        case .uint64(let a): return a.reduce(0) { $0 &+ ProtobufVarint.size($1) }
+        case .uint(let a): return a.reduce(0) { $0 &+ ProtobufVarint.size(UInt64($1)) }
+        case .float(let a): return 4 &* a.count
+        case .double(let a): return 8 &* a.count
+        case .int8, .uint8, .int16, .uint16: return nil
+        }
+    }
+
+    /// Writes the payload ``payloadSize(_:)`` counted.
+    static func write(_ array: PackedArray, to w: inout ByteWriter) {
+        switch array {
+        case .bool(let a): for v in a { w.byte(v ? 1 : 0) }
+        case .int32(let a): for v in a { w.protobufVarint(UInt64(bitPattern: Int64(v))) }
+        case .int64(let a): for v in a { w.protobufVarint(UInt64(bitPattern: v)) }
+        case .int(let a): for v in a { w.protobufVarint(UInt64(bitPattern: Int64(v))) }
+        case .uint32(let a): for v in a { w.protobufVarint(UInt64(v)) }
+        case .uint64(let a): for v in a { w.protobufVarint(v) }
+        case .uint(let a): for v in a { w.protobufVarint(UInt64(v)) }
+        case .float(let a): for v in a { w.littleEndian(v.bitPattern) }
+        case .double(let a): for v in a { w.littleEndian(v.bitPattern) }
+        case .int8, .uint8, .int16, .uint16: break
         }
     }
 }

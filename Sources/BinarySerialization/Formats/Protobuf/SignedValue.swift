@@ -54,3 +54,11 @@ extension SignedValue {
     /// The wrapped type's smallest value.
     public static var min: Self { Self(wrappedValue: .min) }
 }
+
+extension SignedValue: DirectStreamEncodable {
+    /// Its own `encode(to:)`, told apart from the plain integer: `sint32`/`sint64` in protobuf.
+    func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {
+        if engine.needsTypeFacts { engine.sink.note(.chosenEncoding) }
+        try engine.encodeWithChild(self, step: step, in: parent)
+    }
+}

@@ -1,0 +1,503 @@
+import Foundation
+import TreeCoding
+
+/// The protobuf writer: proto3 bytes from the streaming encoder's events (a value) and from a
+/// protobuf tree sent as the same events (``TreeReplay``), in one pass.
+///
+/// A message's length is known only once it ends: as ``V3Sink`` does, the sink writes content
+/// without length prefixes, notes where each goes and how long it is, and `finish()` copies the
+/// content once into the exactly sized output with the prefixes in place.
+///
+/// The events of a value say what the tree does not keep, as ``TypeFact``s and through the shape
+/// the engine gives protobuf (a field with presence is bracketed as an optional, a dictionary is
+/// sorted map entries `[1: key, 2: value]`, a set's elements come sorted): see
+/// ``StreamingEncoder``. The sink is strict: anything it is not sure how to write (a string key in
+/// a message, an 8-bit integer, nil in a repeated field, a oneof with two cases...) fails it, and
+/// the caller encodes through the protobuf tree, which reports the rule with its coding path.
+///
+/// Mutable state is `@exclusivity(unchecked)`: a sink belongs to one run on one thread.
+final class ProtobufSink: ByteSink {
+    @exclusivity(unchecked) private var buffer = GrowingBuffer()
+    /// One per length-delimited value written as events: where its prefix goes and its length.
+    @exclusivity(unchecked) private var prefixes: [(position: Int, length: Int)] = []
+    /// The open nodes, innermost last; the first is the top level.
+    @exclusivity(unchecked) private var contexts: [Context] = []
+    @exclusivity(unchecked) private(set) var failure: SinkFailure?
+    /// Whether the events are a value's (a plain signed integer's `.zigZag` leaf is `int32` or
+    /// `int64`) or a protobuf tree's (`.zigZag` is `sint32` or `sint64`).
+    @exclusivity(unchecked) private var fromValue = true
+    /// Facts about the next event, from ``note(_:)``.
+    @exclusivity(unchecked) private var nextIsOneOf = false
+    @exclusivity(unchecked) private var nextEncodingChosen = false
+    @exclusivity(unchecked) private var maximumDepth = 0
+    /// Open messages, single-value wrappers and oneof levels: each is at least one level of the
+    /// protobuf tree's nesting, which the tree path bounds by `maximumDepth`.
+    @exclusivity(unchecked) private var depth = 0
+
+    private enum Kind {
+        case root
+        /// A message: `number` is the field whose key came last and whose value has not.
+        case message
+        /// A repeated field `number`: `element` says what its elements are.
+        case repeated
+        /// `Optional.some`: the value inside is a field with presence.
+        case optional
+        /// A single-value container: transparent.
+        case single
+        /// A oneof enum's container: its keys are members, fields of the enclosing message.
+        case oneOf
+        /// A oneof case's container (`number` is the member): a message if its keys are field
+        /// numbers, else one associated value under a name (`_0`), the member's value.
+        case oneOfCase
+        /// A oneof case's associated value under its name: the member's value.
+        case oneOfValue
+    }
+
+    /// What a repeated field holds, set by its first element.
+    private enum Element: Equatable {
+        case none
+        case packed(ProtobufScalarType)
+        case delimited(ProtobufScalarType)
+        case message
+    }
+
+    private struct Context {
+        var kind: Kind
+        /// The field number the context writes (see ``Kind``); 0 for none.
+        var number = 0
+        /// The index of this node's entry in `prefixes`, or -1 when it has none.
+        var prefix = -1
+        /// The bytes of prefixes nested in this node, which its length includes.
+        var nestedPrefixBytes = 0
+        var element = Element.none
+        /// Field numbers below 64 written in this message, one bit each; and whether a larger one
+        /// was, and whether a larger one was a oneof member (a clash check that stays exact for the
+        /// usual numbers and fails the sink, to let the tree path decide, for the rest).
+        var small: UInt64 = 0
+        var large = false
+        var largeMember = false
+        /// Members written in a oneof context.
+        var members = 0
+    }
+
+    init() {
+        contexts.reserveCapacity(16)
+    }
+
+    var needsTypeFacts: Bool { true }
+
+    private func reset(maximumDepth: Int, fromValue: Bool) {
+        self.maximumDepth = maximumDepth
+        self.fromValue = fromValue
+        failure = nil
+        nextIsOneOf = false
+        nextEncodingChosen = false
+        depth = 0
+        while !contexts.isEmpty { contexts.removeLast() }
+        contexts.append(Context(kind: .root))
+    }
+
+    func endRun() {
+        buffer.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes)
+        prefixes.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 16)
+        contexts.releaseStorage(beyond: RetentionLimits.levels)
+    }
+
+    /// `value`'s proto3 bytes, streamed; `nil` if the streaming run gave up or the sink could not
+    /// write what it was sent (the caller then encodes through the protobuf tree).
+    static func encode<T: Encodable>(_ value: T, userInfo: [CodingUserInfoKey: any Sendable], maximumDepth: Int)
+        -> Data?
+    {
+        var options = TreeEncoder()
+        options.userInfo = userInfo
+        // The sink bounds message nesting; the engine's bound only keeps a deep value's recursion
+        // finite (it counts encoders, several per message).
+        options.maximumDepth = maximumDepth &* 4 &+ 8
+        return StreamingScratch.with { scratch in
+            let streamer = scratch.protobuf
+            streamer.sink.reset(maximumDepth: maximumDepth, fromValue: true)
+            return streamer.run(value, options: options)
+        }
+    }
+
+    /// A protobuf tree's bytes (see ``ProtobufEncoder/encodeTree(_:)`` for its shape).
+    static func write(_ tree: BinaryValue, maximumDepth: Int) throws -> Data {
+        try StreamingScratch.with { scratch in
+            let streamer = scratch.protobuf
+            streamer.sink.reset(maximumDepth: maximumDepth, fromValue: false)
+            return try streamer.write(tree)
+        }
+    }
+
+    @inline(never)
+    private func fail(_ reason: SinkFailure = .unexpectedEvent) {
+        if failure == nil { failure = reason }
+    }
+
+    // MARK: Where a value goes
+
+    /// Where the next value is written.
+    private enum Target {
+        /// Field `number` of the message at context `message`; `present`: written even if default.
+        case field(number: Int, present: Bool, message: Int)
+        /// An element of the repeated field at context `repeated`.
+        case element(repeated: Int)
+        /// The top-level value.
+        case root
+        /// A oneof member's case container at context `oneOf` (its pending member).
+        case oneOfCase(oneOf: Int)
+    }
+
+    /// The target of a value sent now, through the wrappers around it; `nil` (and the sink
+    /// fails) where nothing may go.
+    @inline(__always)
+    private func target() -> Target? {
+        var i = contexts.count &- 1
+        var present = false
+        var wrapped = false
+        while i >= 0 {
+            switch contexts[i].kind {
+            case .message:
+                let number = contexts[i].number
+                guard number != 0 else { break }
+                contexts[i].number = 0
+                return .field(number: number, present: present, message: i)
+            case .optional:
+                // An optional of an optional has no proto3 form.
+                guard !present else { break }
+                present = true
+                wrapped = true
+                i &-= 1
+                continue
+            case .single:
+                wrapped = true
+                i &-= 1
+                continue
+            case .repeated:
+                // A repeated field's elements are never optional.
+                guard !present else { break }
+                return .element(repeated: i)
+            case .root:
+                // The top level is a message itself, once.
+                guard !wrapped, contexts[i].members == 0 else { break }
+                contexts[i].members = 1
+                return .root
+            case .oneOf:
+                guard contexts[i].number != 0 else { break }
+                return .oneOfCase(oneOf: i)
+            case .oneOfCase:
+                // Keyed content: a key comes first.
+                break
+            case .oneOfValue:
+                let number = contexts[i].number
+                guard number != 0 else { break }
+                contexts[i].number = 0
+                return .field(number: number, present: true, message: enclosingMessage(below: i))
+            }
+            break
+        }
+        fail()
+        return nil
+    }
+
+    /// The message context that holds the fields of a oneof context at or below `i`.
+    private func enclosingMessage(below i: Int) -> Int {
+        var j = i
+        while j > 0, contexts[j].kind != .message { j &-= 1 }
+        return j
+    }
+
+    // MARK: Events
+
+    func note(_ fact: TypeFact) {
+        switch fact {
+        case .oneOf: nextIsOneOf = true
+        case .chosenEncoding: nextEncodingChosen = true
+        }
+    }
+
+    func value(_ node: BinaryValue) {
+        let plainSigned = fromValue && !nextEncodingChosen
+        nextEncodingChosen = false
+        if nextIsOneOf { return fail() }
+        switch node {
+        case .single(let inner):
+            // A single-value wrapper is transparent (`.single(.nil)` is a field holding nil).
+            if case .nil = inner { return fail() }
+            nextEncodingChosen = !plainSigned  // the fact holds for the leaf inside
+            return value(inner)
+        case .keyed, .unkeyed, .optional(.some):
+            // Whole containers: the engine sends one only for an encoder that asked for no
+            // container, which has no proto3 form; a tree's are replayed as events.
+            guard !fromValue else { return fail() }
+            _ = TreeReplay.send(node, to: self)
+            return
+        default:
+            break
+        }
+        guard let target = target() else { return }
+        switch target {
+        case .field(let number, let present, let message):
+            writeField(number, node, present: present, message: message, plainSigned: plainSigned)
+        case .element(let repeated):
+            writeElement(node, repeated: repeated, plainSigned: plainSigned)
+        case .root, .oneOfCase:
+            fail()
+        }
+    }
+
+    func strings(_ strings: [String]) {
+        for string in strings { value(.string(string)) }
+    }
+
+    func key(_ key: BinaryKey) {
+        let top = contexts.count &- 1
+        switch contexts[top].kind {
+        case .message:
+            guard let number = fieldNumber(key), noteNumber(number, member: false, in: top) else { return fail() }
+            contexts[top].number = number
+        case .oneOf:
+            // One member, a field of the enclosing message.
+            guard contexts[top].members == 0, let number = fieldNumber(key),
+                noteNumber(number, member: true, in: enclosingMessage(below: top))
+            else { return fail() }
+            contexts[top].members = 1
+            contexts[top].number = number
+        case .oneOfCase:
+            if key.intValue == nil {
+                // The case's associated value under its name: the member's value.
+                contexts[top].kind = .oneOfValue
+                return
+            }
+            // Field numbers: the case is a message, the member's value.
+            guard let number = fieldNumber(key) else { return fail() }
+            let member = contexts[top].number
+            openDelimited(member, at: top)
+            contexts[top].kind = .message
+            guard noteNumber(number, member: false, in: top) else { return fail() }
+            contexts[top].number = number
+        default:
+            // A second name in a case's container, or a key outside a keyed container.
+            fail()
+        }
+    }
+
+    func begin(_ kind: SinkNodeKind) {
+        if failure != nil { return }
+        switch kind {
+        case .optional:
+            contexts.append(Context(kind: .optional))
+            return
+        case .single:
+            guard deeper() else { return }
+            contexts.append(Context(kind: .single))
+            return
+        case .unkeyed:
+            if nextIsOneOf { return fail() }
+            guard let target = target(), case .field(let number, false, _) = target else { return fail() }
+            contexts.append(Context(kind: .repeated, number: number))
+            return
+        case .keyed:
+            break
+        }
+        let isOneOf = nextIsOneOf
+        nextIsOneOf = false
+        guard let target = target() else { return }
+        switch target {
+        case .root:
+            guard !isOneOf else { return fail() }
+            depth &+= 1  // undone by its end(), as every message's
+            contexts.append(Context(kind: .message))
+        case .field(let number, _, let message):
+            if isOneOf {
+                // The oneof's own key is not written: its member is a field of `message`.
+                guard deeper() else { return }
+                contexts[message].number = 0
+                contexts.append(Context(kind: .oneOf))
+                return
+            }
+            openMessage(number)
+        case .element(let repeated):
+            guard !isOneOf, setElement(.message, in: repeated) else { return fail() }
+            openMessage(contexts[repeated].number)
+        case .oneOfCase(let oneOf):
+            guard !isOneOf, deeper() else { return fail() }
+            let member = contexts[oneOf].number
+            contexts[oneOf].number = 0
+            contexts.append(Context(kind: .oneOfCase, number: member))
+        }
+    }
+
+    func end() {
+        guard contexts.count > 1, let closed = contexts.popLast() else { return fail() }
+        switch closed.kind {
+        case .single:
+            depth &-= 1
+        case .message:
+            depth &-= 1
+            if closed.number != 0 { fail() }  // a key without its value
+        case .oneOf:
+            depth &-= 1
+            if closed.members != 1 || closed.number != 0 { fail() }
+        case .oneOfCase:
+            depth &-= 1
+            // No key: the member is an empty message.
+            let tag = ProtobufWire.tag(closed.number, .lengthDelimited)
+            buffer.append(ProtobufVarint.size(tag) &+ 1) { w in
+                w.protobufVarint(tag)
+                w.byte(0)
+            }
+        case .oneOfValue:
+            depth &-= 1
+            if closed.number != 0 { fail() }  // the name without a value
+        case .repeated, .optional, .root:
+            break
+        }
+        var nested = closed.nestedPrefixBytes
+        if closed.prefix >= 0 {
+            let length = buffer.count &- prefixes[closed.prefix].position &+ nested
+            prefixes[closed.prefix].length = length
+            nested &+= ProtobufVarint.size(UInt64(length))
+        }
+        contexts[contexts.count &- 1].nestedPrefixBytes &+= nested
+    }
+
+    // MARK: Writing
+
+    /// The field number of a message key: an integer in 1...2^29 − 1.
+    @inline(__always)
+    private func fieldNumber(_ key: BinaryKey) -> Int? {
+        guard let number = key.intValue, ProtobufWire.fieldNumbers.contains(number) else { return nil }
+        return number
+    }
+
+    /// Notes field `number` written in message context `message`; `false` if it was written
+    /// before (a oneof member and another field with one number), or might have been.
+    @inline(__always)
+    private func noteNumber(_ number: Int, member: Bool, in message: Int) -> Bool {
+        if number < 64 {
+            let bit: UInt64 = 1 &<< UInt64(number)
+            if contexts[message].small & bit != 0 { return false }
+            contexts[message].small |= bit
+            return true
+        }
+        if member ? contexts[message].large : contexts[message].largeMember { return false }
+        contexts[message].large = true
+        if member { contexts[message].largeMember = true }
+        return true
+    }
+
+    /// Writes a message field's tag and opens the message, its length to come.
+    private func openMessage(_ number: Int) {
+        guard deeper() else { return }
+        contexts.append(Context(kind: .message))
+        openDelimited(number, at: contexts.count &- 1)
+    }
+
+    /// Counts a level of nesting; `false` (and the sink fails) one short of `maximumDepth`, where
+    /// the tree path decides exactly (it counts some levels the events do not show).
+    private func deeper() -> Bool {
+        depth &+= 1
+        if depth >= maximumDepth &- 1 {
+            fail()
+            return false
+        }
+        return true
+    }
+
+    /// Writes the tag of length-delimited field `number` and notes its prefix for context `i`.
+    private func openDelimited(_ number: Int, at i: Int) {
+        let tag = ProtobufWire.tag(number, .lengthDelimited)
+        buffer.append(ProtobufVarint.size(tag)) { w in w.protobufVarint(tag) }
+        prefixes.append((buffer.count, 0))
+        contexts[i].prefix = prefixes.count &- 1
+    }
+
+    /// Makes `element` the kind of the repeated field at context `i`; `false` if it holds another.
+    private func setElement(_ element: Element, in i: Int) -> Bool {
+        if contexts[i].element == .none {
+            contexts[i].element = element
+            return true
+        }
+        return contexts[i].element == element
+    }
+
+    private func writeField(_ number: Int, _ node: BinaryValue, present: Bool, message: Int, plainSigned: Bool) {
+        switch node {
+        case .nil, .optional(.none):
+            // An absent field is not written; nil as an optional's value has no proto3 form.
+            if present { fail() }
+            return
+        case .packed(let array):
+            guard !present else { return fail() }
+            writePacked(number, array)
+            return
+        case .unknown(let bytes):
+            guard !fromValue, (try? ProtobufUnknownField.check(bytes, number: number)) != nil else { return fail() }
+            bytes.withUnsafeBytes { raw in buffer.append(raw.count) { w in w.bytes(raw) } }
+            return
+        default:
+            break
+        }
+        guard let wire = ProtobufLeafWire(node, signedZigZagIsPlain: plainSigned) else { return fail() }
+        if !present, wire.isDefault { return }
+        writeTagged(number, wire)
+    }
+
+    @inline(__always)
+    private func writeTagged(_ number: Int, _ wire: ProtobufLeafWire) {
+        let tag = ProtobufWire.tag(number, wire.wireType)
+        let payload = wire.payloadSize
+        let delimited = wire.wireType == .lengthDelimited
+        let size = ProtobufVarint.size(tag) &+ (delimited ? ProtobufVarint.size(UInt64(payload)) : 0) &+ payload
+        buffer.append(size) { w in
+            w.protobufVarint(tag)
+            wire.write(to: &w, delimited: true)
+        }
+    }
+
+    private func writeElement(_ node: BinaryValue, repeated i: Int, plainSigned: Bool) {
+        guard let type = ProtobufScalarType(leaf: node, signedZigZagIsPlain: plainSigned),
+            let wire = ProtobufLeafWire(node, signedZigZagIsPlain: plainSigned)
+        else { return fail() }
+        if type.isPackable {
+            guard setElement(.packed(type), in: i) else { return fail() }
+            if contexts[i].prefix < 0 { openDelimited(contexts[i].number, at: i) }
+            buffer.append(wire.payloadSize) { w in wire.write(to: &w, delimited: false) }
+        } else {
+            guard setElement(.delimited(type), in: i) else { return fail() }
+            writeTagged(contexts[i].number, wire)
+        }
+    }
+
+    /// An unboxed array of plain numbers as one packed field; nothing when empty.
+    private func writePacked(_ number: Int, _ array: PackedArray) {
+        guard let payload = ProtobufPacked.payloadSize(array) else { return fail() }
+        guard payload > 0 else { return }
+        let tag = ProtobufWire.tag(number, .lengthDelimited)
+        let size = ProtobufVarint.size(tag) &+ ProtobufVarint.size(UInt64(payload)) &+ payload
+        buffer.append(size) { w in
+            w.protobufVarint(tag)
+            w.protobufVarint(UInt64(payload))
+            ProtobufPacked.write(array, to: &w)
+        }
+    }
+
+    // MARK: Output
+
+    /// A copy of the bytes with every prefix in place; `nil` if anything failed or a node is
+    /// still open.
+    func finish() -> Data? {
+        guard failure == nil, !buffer.failed, contexts.count == 1, !nextIsOneOf else { return nil }
+        let total = buffer.count &+ contexts[0].nestedPrefixBytes
+        return try? Output.make(count: total) { w in
+            var copied = 0
+            for entry in prefixes {
+                w.bytes(buffer.bytes(copied..<max(copied, entry.position)))
+                w.protobufVarint(UInt64(entry.length))
+                copied = max(copied, entry.position)
+            }
+            w.bytes(buffer.bytes(copied..<buffer.count))
+        }
+    }
+}
