@@ -3,9 +3,10 @@ import Testing
 
 @testable import BinarySerialization
 
-// The streamed protobuf writer (engine events into ProtobufSink) against the protobuf tree
-// path (ProtobufTreeBuilder, then the tree's bytes): the same bytes for every value, and the
-// stream must take every value proto3 can express here (none falls back to the tree).
+// A value streamed by the engine into ProtobufSink against its protobuf tree (ProtobufTreeBuilder)
+// replayed into the same sink: the same bytes for every value, and the stream must take every
+// value proto3 can express here (none falls back to the tree). The bytes themselves are checked
+// by the golden tests and, against swift-protobuf and Google's implementation, in Interop/.
 @Suite struct ProtobufStreamDifferentialTests {
     struct Scalars: Codable, Equatable {
         var i32: Int32, i64: Int64, int: Int, u32: UInt32, u64: UInt64, uint: UInt
@@ -144,7 +145,7 @@ import Testing
     {
         let streamed = ProtobufSink.encode(value, userInfo: [:], maximumDepth: 100)
         let tree = try ProtobufTreeBuilder(userInfo: [:], maximumDepth: 100).root(value)
-        let written = try ProtobufWriter.serialize(tree, maximumDepth: 100)
+        let written = try ProtobufSink.write(tree, maximumDepth: 100)
         #expect(streamed != nil, "seed \(seed): the stream gave up on \(value)", sourceLocation: sourceLocation)
         if let streamed {
             #expect(

@@ -14,6 +14,8 @@ enum SinkFailure {
     case unknownBytesInV2
     /// An unkeyed container's `encodeNil()` in v2 without nil index sets.
     case nilElementWithoutIndexSet
+    /// A rule of proto3: its code, its statement and the value that breaks it.
+    case protobuf(ProtobufEncodingError, String, value: Any)
     /// Events out of the contract's order: only the streaming encoder's own runs can send them,
     /// and it gives up before (the tree path never does).
     case unexpectedEvent
@@ -44,6 +46,9 @@ enum SinkFailure {
                 The v2 format cannot store encodeNil() in an unkeyed container unless \
                 prependNilIndexSetForUnkeyedContainers is set on the encoder (and the decoder).
                 """
+        case .protobuf(let code, let rule, let refused):
+            return .invalidValue(
+                refused, .init(codingPath: path, debugDescription: "Protobuf: \(rule)", underlyingError: code))
         case .unexpectedEvent:
             value = BinaryValue.nil
             message = "Internal inconsistency: the writer was sent events out of order."

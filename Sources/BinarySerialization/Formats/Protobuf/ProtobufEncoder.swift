@@ -33,7 +33,7 @@ public struct ProtobufEncoder: Sendable {
         // Streamed by the engine; through the protobuf tree where the stream gives up (containers
         // used out of order) or the value breaks a rule (the tree path reports it).
         if let data = ProtobufSink.encode(value, userInfo: userInfo, maximumDepth: maximumDepth) { return data }
-        return try ProtobufWriter.serialize(tree(value), maximumDepth: maximumDepth)
+        return try ProtobufSink.write(tree(value), maximumDepth: maximumDepth)
     }
 
     /// Encodes `value` with a default encoder.
@@ -52,7 +52,7 @@ public struct ProtobufEncoder: Sendable {
     ///   ``encode(tree:)`` checks it).
     public func encodeTree<T: Encodable>(_ value: T) throws -> BinaryValue {
         let tree = try tree(value)
-        try ProtobufWriter.validate(tree, maximumDepth: maximumDepth)
+        _ = try ProtobufSink.write(tree, maximumDepth: maximumDepth)
         return tree
     }
 
@@ -62,7 +62,7 @@ public struct ProtobufEncoder: Sendable {
     /// - Throws: `EncodingError` if the tree breaks a proto3 rule (a key that is not a field number,
     ///   `nil` in a repeated field, an 8- or 16-bit integer...).
     public func encode(tree: BinaryValue) throws -> Data {
-        try ProtobufWriter.serialize(tree, maximumDepth: maximumDepth)
+        try ProtobufSink.write(tree, maximumDepth: maximumDepth)
     }
 
     private func tree<T: Encodable>(_ value: T) throws -> BinaryValue {

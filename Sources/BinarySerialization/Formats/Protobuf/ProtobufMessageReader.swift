@@ -112,22 +112,23 @@ enum ProtobufFraming {
 /// Fields kept whole in a tree (`.unknown`): the bytes must be one or more whole fields, each
 /// numbered as the key they are kept under (a repeated field the type did not know is several).
 enum ProtobufUnknownField {
+    /// Throws the `WireFormatError` of bytes that are not such fields.
     static func check(_ bytes: Data, number: Int) throws {
         let input = bytes.withUnsafeBytes { ProtobufInput($0) }
-        do {
-            var r = input.reader(0..<input.count)
-            guard !r.isAtEnd else { throw WireFormatError(.truncated, "no field", offset: 0) }
-            while !r.isAtEnd {
-                let entry = try ProtobufFraming.field(&r, groupDepth: 0, maximumDepth: 100)
-                guard entry.number == number else {
-                    throw WireFormatError(
-                        .invalidBytes, "field \(entry.number) kept under key \(number)", offset: entry.tagStart)
-                }
+        var r = input.reader(0..<input.count)
+        guard !r.isAtEnd else { throw WireFormatError(.truncated, "no field", offset: 0) }
+        while !r.isAtEnd {
+            let entry = try ProtobufFraming.field(&r, groupDepth: 0, maximumDepth: 100)
+            guard entry.number == number else {
+                throw WireFormatError(
+                    .invalidBytes, "field \(entry.number) kept under key \(number)", offset: entry.tagStart)
             }
-        } catch let error as WireFormatError {
-            throw ProtobufTreeBuilder.error(
-                bytes, [], .unsupportedType("unknown"),
-                "unknown fields must be whole fields numbered as their key: \(error.summary)")
         }
+    }
+
+    /// The rule an `.unknown` node that failed ``check(_:number:)`` with `error` breaks.
+    static func rule(_ error: any Error) -> String {
+        let reason = (error as? WireFormatError)?.summary ?? "\(error)"
+        return "unknown fields must be whole fields numbered as their key: \(reason)"
     }
 }

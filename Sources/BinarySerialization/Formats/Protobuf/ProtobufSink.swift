@@ -33,6 +33,8 @@ final class ProtobufSink: ByteSink {
     /// Open messages, single-value wrappers and oneof levels: each is at least one level of the
     /// protobuf tree's nesting, which the tree path bounds by `maximumDepth`.
     @exclusivity(unchecked) private var depth = 0
+    /// Open messages below the top level.
+    @exclusivity(unchecked) private var messages = 0
 
     private enum Kind {
         case root
@@ -93,6 +95,7 @@ final class ProtobufSink: ByteSink {
         nextIsOneOf = false
         nextEncodingChosen = false
         depth = 0
+        messages = 0
         while !contexts.isEmpty { contexts.removeLast() }
         contexts.append(Context(kind: .root))
     }
@@ -134,6 +137,33 @@ final class ProtobufSink: ByteSink {
         if failure == nil { failure = reason }
     }
 
+    /// Fails with a proto3 rule (what `encode(tree:)` reports; a streamed value goes through the
+    /// tree path, which reports the rule for the Swift value).
+    @inline(never)
+    private func refuse(_ code: ProtobufEncodingError, _ rule: String, _ value: Any) {
+        fail(.protobuf(code, rule, value: value))
+    }
+
+    @inline(never)
+    private func refuseRoot(_ found: String) {
+        refuse(.rootIsNotKeyedContainer, "the top-level value must be a message, found \(found)", found)
+    }
+
+    @inline(never)
+    private func refuseElement(_ node: BinaryValue?, _ kindName: String) {
+        if let node, node.isNil {
+            return refuse(.nilValuesNotSupported, "a repeated field cannot be nil or optional", node)
+        }
+        refuse(
+            .unsupportedType(kindName),
+            "a repeated field must be a scalar or a message, not \(kindName) (no arrays of arrays)", node ?? kindName)
+    }
+
+    @inline(never)
+    private func refuseMixedElements(_ node: Any) {
+        refuse(.multipleTypesInUnkeyedContainer, "the elements of a repeated field must have one protobuf type", node)
+    }
+
     // MARK: Where a value goes
 
     /// Where the next value is written.
@@ -148,10 +178,10 @@ final class ProtobufSink: ByteSink {
         case oneOfCase(oneOf: Int)
     }
 
-    /// The target of a value sent now, through the wrappers around it; `nil` (and the sink
-    /// fails) where nothing may go.
+    /// The target of a value sent now (`found` names it), through the wrappers around it; `nil`
+    /// (and the sink fails) where nothing may go.
     @inline(__always)
-    private func target() -> Target? {
+    private func target(_ found: @autoclosure () -> BinaryValue) -> Target? {
         var i = contexts.count &- 1
         var present = false
         var wrapped = false
@@ -163,8 +193,10 @@ final class ProtobufSink: ByteSink {
                 contexts[i].number = 0
                 return .field(number: number, present: present, message: i)
             case .optional:
-                // An optional of an optional has no proto3 form.
-                guard !present else { break }
+                guard !present else {
+                    refuse(.nilValuesNotSupported, "an optional of an optional has no proto3 form", found())
+                    return nil
+                }
                 present = true
                 wrapped = true
                 i &-= 1
@@ -174,12 +206,17 @@ final class ProtobufSink: ByteSink {
                 i &-= 1
                 continue
             case .repeated:
-                // A repeated field's elements are never optional.
-                guard !present else { break }
+                guard !present else {
+                    refuseElement(.optionalNone, "optional")
+                    return nil
+                }
                 return .element(repeated: i)
             case .root:
                 // The top level is a message itself, once.
-                guard !wrapped, contexts[i].members == 0 else { break }
+                guard !wrapped, contexts[i].members == 0 else {
+                    refuseRoot(!wrapped ? "a second value" : contexts[i &+ 1].kind == .optional ? "optional" : "single")
+                    return nil
+                }
                 contexts[i].members = 1
                 return .root
             case .oneOf:
@@ -223,7 +260,7 @@ final class ProtobufSink: ByteSink {
         switch node {
         case .single(let inner):
             // A single-value wrapper is transparent (`.single(.nil)` is a field holding nil).
-            if case .nil = inner { return fail() }
+            if case .nil = inner { return refuse(.nilValuesNotSupported, "a field cannot hold nil", node) }
             nextEncodingChosen = !plainSigned  // the fact holds for the leaf inside
             return value(inner)
         case .keyed, .unkeyed, .optional(.some):
@@ -235,13 +272,15 @@ final class ProtobufSink: ByteSink {
         default:
             break
         }
-        guard let target = target() else { return }
+        guard let target = target(node) else { return }
         switch target {
         case .field(let number, let present, let message):
             writeField(number, node, present: present, message: message, plainSigned: plainSigned)
         case .element(let repeated):
             writeElement(node, repeated: repeated, plainSigned: plainSigned)
-        case .root, .oneOfCase:
+        case .root:
+            refuseRoot(node.kindName)
+        case .oneOfCase:
             fail()
         }
     }
@@ -254,13 +293,13 @@ final class ProtobufSink: ByteSink {
         let top = contexts.count &- 1
         switch contexts[top].kind {
         case .message:
-            guard let number = fieldNumber(key), noteNumber(number, member: false, in: top) else { return fail() }
+            guard let number = fieldNumber(key), noteNumber(number, member: false, in: top) else { return }
             contexts[top].number = number
         case .oneOf:
             // One member, a field of the enclosing message.
-            guard contexts[top].members == 0, let number = fieldNumber(key),
-                noteNumber(number, member: true, in: enclosingMessage(below: top))
-            else { return fail() }
+            guard contexts[top].members == 0 else { return fail() }
+            guard let number = fieldNumber(key), noteNumber(number, member: true, in: enclosingMessage(below: top))
+            else { return }
             contexts[top].members = 1
             contexts[top].number = number
         case .oneOfCase:
@@ -270,11 +309,12 @@ final class ProtobufSink: ByteSink {
                 return
             }
             // Field numbers: the case is a message, the member's value.
-            guard let number = fieldNumber(key) else { return fail() }
+            guard let number = fieldNumber(key) else { return }
             let member = contexts[top].number
             openDelimited(member, at: top)
             contexts[top].kind = .message
-            guard noteNumber(number, member: false, in: top) else { return fail() }
+            messages &+= 1
+            guard noteNumber(number, member: false, in: top) else { return }
             contexts[top].number = number
         default:
             // A second name in a case's container, or a key outside a keyed container.
@@ -286,6 +326,7 @@ final class ProtobufSink: ByteSink {
         if failure != nil { return }
         switch kind {
         case .optional:
+            guard deeper(counted: false) else { return }
             contexts.append(Context(kind: .optional))
             return
         case .single:
@@ -294,15 +335,29 @@ final class ProtobufSink: ByteSink {
             return
         case .unkeyed:
             if nextIsOneOf { return fail() }
-            guard let target = target(), case .field(let number, false, _) = target else { return fail() }
-            contexts.append(Context(kind: .repeated, number: number))
+            guard let target = target(.unkeyed([])) else { return }
+            switch target {
+            case .field(let number, false, _):
+                guard deeper(counted: false) else { return }
+                contexts.append(Context(kind: .repeated, number: number))
+            case .field:
+                refuse(
+                    .unsupportedType("optional repeated"),
+                    "a repeated field or map has no presence in proto3: it cannot be optional", BinaryValue.unkeyed([]))
+            case .element:
+                refuseElement(nil, "unkeyed")
+            case .root:
+                refuseRoot("unkeyed")
+            case .oneOfCase:
+                fail()
+            }
             return
         case .keyed:
             break
         }
         let isOneOf = nextIsOneOf
         nextIsOneOf = false
-        guard let target = target() else { return }
+        guard let target = target(.emptyKeyed) else { return }
         switch target {
         case .root:
             guard !isOneOf else { return fail() }
@@ -318,7 +373,8 @@ final class ProtobufSink: ByteSink {
             }
             openMessage(number)
         case .element(let repeated):
-            guard !isOneOf, setElement(.message, in: repeated) else { return fail() }
+            guard !isOneOf else { return fail() }
+            guard setElement(.message, in: repeated) else { return refuseMixedElements(BinaryValue.emptyKeyed) }
             openMessage(contexts[repeated].number)
         case .oneOfCase(let oneOf):
             guard !isOneOf, deeper() else { return fail() }
@@ -335,6 +391,7 @@ final class ProtobufSink: ByteSink {
             depth &-= 1
         case .message:
             depth &-= 1
+            if contexts.count > 1 { messages &-= 1 }
             if closed.number != 0 { fail() }  // a key without its value
         case .oneOf:
             depth &-= 1
@@ -364,31 +421,55 @@ final class ProtobufSink: ByteSink {
 
     // MARK: Writing
 
-    /// The field number of a message key: an integer in 1...2^29 − 1.
+    /// The field number of a message key: an integer in 1...2^29 − 1; `nil` (and the sink
+    /// fails) for any other key.
     @inline(__always)
     private func fieldNumber(_ key: BinaryKey) -> Int? {
-        guard let number = key.intValue, ProtobufWire.fieldNumbers.contains(number) else { return nil }
+        guard let number = key.intValue, ProtobufWire.fieldNumbers.contains(number) else {
+            refuseKey(key)
+            return nil
+        }
         return number
     }
 
-    /// Notes field `number` written in message context `message`; `false` if it was written
-    /// before (a oneof member and another field with one number), or might have been.
+    @inline(never)
+    private func refuseKey(_ key: BinaryKey) {
+        guard let number = key.intValue else {
+            return refuse(
+                .missingIntegerKey(key.stringValue),
+                "the key \"\(key.stringValue)\" has no integer value: fields need Int coding keys", key.stringValue)
+        }
+        refuse(.integerKeyOutOfRange(number), "field number \(number) is outside 1...536870911", number)
+    }
+
+    /// Notes field `number` written in message context `message`; `false` (and the sink fails)
+    /// if it was written before (a oneof member and another field with one number), or might
+    /// have been.
     @inline(__always)
     private func noteNumber(_ number: Int, member: Bool, in message: Int) -> Bool {
         if number < 64 {
             let bit: UInt64 = 1 &<< UInt64(number)
-            if contexts[message].small & bit != 0 { return false }
+            if contexts[message].small & bit != 0 { return refuseClash(number) }
             contexts[message].small |= bit
             return true
         }
-        if member ? contexts[message].large : contexts[message].largeMember { return false }
+        if member ? contexts[message].large : contexts[message].largeMember { return refuseClash(number) }
         contexts[message].large = true
         if member { contexts[message].largeMember = true }
         return true
     }
 
+    @inline(never)
+    private func refuseClash(_ number: Int) -> Bool {
+        refuse(
+            .unsupportedType("oneof"), "field number \(number) is both a oneof member and another field of the message",
+            number)
+        return false
+    }
+
     /// Writes a message field's tag and opens the message, its length to come.
     private func openMessage(_ number: Int) {
+        messages &+= 1
         guard deeper() else { return }
         contexts.append(Context(kind: .message))
         openDelimited(number, at: contexts.count &- 1)
@@ -396,10 +477,16 @@ final class ProtobufSink: ByteSink {
 
     /// Counts a level of nesting; `false` (and the sink fails) one short of `maximumDepth`, where
     /// the tree path decides exactly (it counts some levels the events do not show).
-    private func deeper() -> Bool {
-        depth &+= 1
-        if depth >= maximumDepth &- 1 {
-            fail()
+    private func deeper(counted: Bool = true) -> Bool {
+        if counted { depth &+= 1 }
+        // A tree's nesting is checked exactly: messages below the top level, at most
+        // `maximumDepth`, and no more nodes than the replay's recursion is allowed.
+        if fromValue ? depth >= maximumDepth &- 1 : messages > maximumDepth {
+            refuse(.unsupportedType("nesting"), "nesting deeper than the limit of \(maximumDepth)", maximumDepth)
+            return false
+        }
+        if contexts.count > DepthGuard.nodeLimit(maximumDepth: maximumDepth) {
+            fail(.tooDeep(limit: DepthGuard.nodeLimit(maximumDepth: maximumDepth)))
             return false
         }
         return true
@@ -424,24 +511,42 @@ final class ProtobufSink: ByteSink {
 
     private func writeField(_ number: Int, _ node: BinaryValue, present: Bool, message: Int, plainSigned: Bool) {
         switch node {
-        case .nil, .optional(.none):
+        case .optional(.none):
             // An absent field is not written; nil as an optional's value has no proto3 form.
-            if present { fail() }
+            if present { refuse(.nilValuesNotSupported, "an optional of an optional has no proto3 form", node) }
             return
+        case .nil:
+            return refuse(.nilValuesNotSupported, "a field cannot hold nil", node)
         case .packed(let array):
-            guard !present else { return fail() }
+            guard !present else {
+                return refuse(
+                    .unsupportedType("optional repeated"),
+                    "a repeated field or map has no presence in proto3: it cannot be optional", node)
+            }
             writePacked(number, array)
             return
         case .unknown(let bytes):
-            guard !fromValue, (try? ProtobufUnknownField.check(bytes, number: number)) != nil else { return fail() }
+            guard !fromValue else { return fail() }
+            do {
+                try ProtobufUnknownField.check(bytes, number: number)
+            } catch {
+                return refuse(.unsupportedType("unknown"), ProtobufUnknownField.rule(error), node)
+            }
             bytes.withUnsafeBytes { raw in buffer.append(raw.count) { w in w.bytes(raw) } }
             return
         default:
             break
         }
-        guard let wire = ProtobufLeafWire(node, signedZigZagIsPlain: plainSigned) else { return fail() }
+        guard let wire = ProtobufLeafWire(node, signedZigZagIsPlain: plainSigned) else { return refuseScalar(node) }
         if !present, wire.isDefault { return }
         writeTagged(number, wire)
+    }
+
+    @inline(never)
+    private func refuseScalar(_ node: BinaryValue) {
+        refuse(
+            .unsupportedType(node.kindName),
+            "proto3 has no scalar type for \(node.kindName) (use Int32, UInt32, Int64 or UInt64)", node)
     }
 
     @inline(__always)
@@ -459,20 +564,25 @@ final class ProtobufSink: ByteSink {
     private func writeElement(_ node: BinaryValue, repeated i: Int, plainSigned: Bool) {
         guard let type = ProtobufScalarType(leaf: node, signedZigZagIsPlain: plainSigned),
             let wire = ProtobufLeafWire(node, signedZigZagIsPlain: plainSigned)
-        else { return fail() }
+        else { return refuseElement(node, node.kindName) }
         if type.isPackable {
-            guard setElement(.packed(type), in: i) else { return fail() }
+            guard setElement(.packed(type), in: i) else { return refuseMixedElements(node) }
             if contexts[i].prefix < 0 { openDelimited(contexts[i].number, at: i) }
             buffer.append(wire.payloadSize) { w in wire.write(to: &w, delimited: false) }
         } else {
-            guard setElement(.delimited(type), in: i) else { return fail() }
+            guard setElement(.delimited(type), in: i) else { return refuseMixedElements(node) }
             writeTagged(contexts[i].number, wire)
         }
     }
 
     /// An unboxed array of plain numbers as one packed field; nothing when empty.
     private func writePacked(_ number: Int, _ array: PackedArray) {
-        guard let payload = ProtobufPacked.payloadSize(array) else { return fail() }
+        guard let payload = ProtobufPacked.payloadSize(array) else {
+            return refuse(
+                .unsupportedType("[\(array.elementKind.rawValue)]"),
+                "proto3 has no scalar type for 8- and 16-bit integers (use Int32, UInt32, Int64 or UInt64)",
+                BinaryValue.packed(array))
+        }
         guard payload > 0 else { return }
         let tag = ProtobufWire.tag(number, .lengthDelimited)
         let size = ProtobufVarint.size(tag) &+ ProtobufVarint.size(UInt64(payload)) &+ payload

@@ -5,7 +5,7 @@ import TreeCoding
 /// format needs (a plain `Int32` is an `int32`, a `Dictionary` is a map, a ``ProtobufOneOf`` enum
 /// is fields of its parent) and which `TreeEncoder`'s tree does not keep.
 ///
-/// The tree's shape (what ``ProtobufWriter`` writes):
+/// The tree's shape (what ``ProtobufSink`` writes when it is replayed):
 /// - a message is `.keyed`, its keys the field numbers;
 /// - a scalar is a leaf (see ``ProtobufScalarType`` for integers);
 /// - `.optional(x)` is a field with presence: written when set, even to the default; `nil` omitted;
