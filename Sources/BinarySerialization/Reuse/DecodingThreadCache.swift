@@ -14,6 +14,8 @@ final class DecodingThreadCache: ThreadEndObserver {
         let array: (any DecodableArray.Type)?
         /// Looked up for types that are not decoded directly (the others never open a container).
         let elementHint: ScalarKind?
+        /// A type the protobuf format leaves to its tree path (see ``ProtobufFormat``).
+        let protobufAlone: Bool
     }
 
     // One thread, and no access stays open across a call out.
@@ -85,7 +87,8 @@ final class DecodingThreadCache: ThreadEndObserver {
         let entry = Entry(
             type: ObjectIdentifier(T.self), direct: direct,
             array: direct == nil ? T.self as? any DecodableArray.Type : nil,
-            elementHint: direct == nil ? (T.self as? any ElementHinted.Type)?.elementHint : nil)
+            elementHint: direct == nil ? (T.self as? any ElementHinted.Type)?.elementHint : nil,
+            protobufAlone: ProtobufFormat.leavesToTreePath(T.self, direct: direct))
         if RetentionLimits.reuses { entries.remember(entry, for: entry.type) }
         return entry
     }

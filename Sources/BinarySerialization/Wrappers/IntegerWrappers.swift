@@ -86,7 +86,7 @@ extension IntegerWrapper {
         guard let scalar = Value.self as? any TreeIntegerScalar.Type else {
             return Self(wrappedValue: try impl.decodeValue(Value.self, from: &node, parent: parent, step: step))
         }
-        let leaf = try node.decodeScalar(scalar.scalarKind(encoding), impl.format)
+        let leaf = try node.decodeScalar(scalar.scalarKind(encoding), impl.format, chosen: true)
         guard let value = scalar.exactValue(leaf, as: Value.self) else {
             throw WireFormatError(
                 .typeMismatch, "expected \(Value.self), found \(leaf.kindName)", offset: node.byteOffset)

@@ -337,6 +337,14 @@ final class UnkeyedCounts {
 
 /// A wire format's reading of byte nodes.
 protocol ByteFormat: Sendable {
+    /// Whether the format's bytes depend on Swift type facts the requests do not carry (protobuf:
+    /// a plain `Int32` is `int32`, a wrapper's zig-zag `sint32`; a missing field is its default).
+    static var needsTypeFacts: Bool { get }
+    /// The node a keyed container reads for a key it does not hold, where the format gives a
+    /// missing field its default (protobuf); `nil` where a missing key is missing.
+    static func absentField() -> ByteNode?
+    /// A primitive whose integer encoding a wrapper chose (``decodeScalar(_:_:)`` elsewhere).
+    static func decodeChosenScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue
     static func isNil(_ node: ByteNode) -> Bool
     /// Frames the entries of a keyed container, appending them to `entries` (empty on entry; its
     /// capacity is kept from earlier containers). ``ByteKeyedView`` checks them.
@@ -379,4 +387,12 @@ protocol ByteFormat: Sendable {
     /// it started, and a loop to the container's end would never end), naming it in the
     /// error's ``WireFormatError/earlierElement``; so does ``decodeNil(_:)``.
     static func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode
+}
+
+extension ByteFormat {
+    static var needsTypeFacts: Bool { false }
+    static func absentField() -> ByteNode? { nil }
+    static func decodeChosenScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue {
+        try decodeScalar(&node, kind)
+    }
 }

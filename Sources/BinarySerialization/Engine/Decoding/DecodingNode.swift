@@ -173,10 +173,13 @@ enum DecodingNode {
 
     /// Reads a primitive; the result is a leaf of exactly the requested kind.
     @inline(__always)
-    mutating func decodeScalar(_ kind: ScalarKind, _ format: (any ByteFormat.Type)?) throws -> BinaryValue {
+    mutating func decodeScalar(_ kind: ScalarKind, _ format: (any ByteFormat.Type)?, chosen: Bool = false) throws
+        -> BinaryValue
+    {
         switch self {
         case .bytes(var b):
-            let leaf = try Self.requireFormat(format).decodeScalar(&b, kind)
+            let f = try Self.requireFormat(format)
+            let leaf = try chosen ? f.decodeChosenScalar(&b, kind) : f.decodeScalar(&b, kind)
             self = .bytes(b)
             return leaf
         case .tree(let v):

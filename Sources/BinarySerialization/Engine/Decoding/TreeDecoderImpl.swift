@@ -23,6 +23,8 @@ final class TreeDecoderImpl: Decoder {
     /// The wire format of byte nodes; `nil` when decoding a tree. (A constant: code reading a
     /// variable would retain and release it around every call into the format.)
     let format: (any ByteFormat.Type)?
+    /// The format's ``ByteFormat/needsTypeFacts``, asked once.
+    let formatNeedsFacts: Bool
     @exclusivity(unchecked) var depth: Int
     /// The element type of the unkeyed container the current type is about to open (SIMD).
     @exclusivity(unchecked) var elementHint: ScalarKind?
@@ -49,6 +51,7 @@ final class TreeDecoderImpl: Decoder {
     ) {
         self.node = node
         self.format = format
+        self.formatNeedsFacts = format?.needsTypeFacts ?? false
         self.options = options
         self.pathParent = pathNode
         self.depth = depth
@@ -171,6 +174,7 @@ final class TreeDecoderImpl: Decoder {
         _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
     ) throws -> T {
         let facts = typeFacts.entry(T.self)
+        if facts.protobufAlone, formatNeedsFacts { throw ProtobufFormat.unsupported("\(T.self)", at: 0) }
         if let direct = facts.direct {
             return try decodeDirect(direct, T.self, from: &node, parent: parent, step: step)
         }

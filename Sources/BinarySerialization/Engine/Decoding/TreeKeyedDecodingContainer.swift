@@ -48,8 +48,28 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     @inline(__always)
     private func node(_ key: Key, _ type: Any.Type) throws -> DecodingNode {
-        guard let found = try lookup(key) else { throw missing(key) }
+        guard let found = try lookup(key) ?? absentField(key).map({ .bytes($0) }) else { throw missing(key) }
         return found
+    }
+
+    /// The node of a key the container does not hold, where the format reads it as its default
+    /// (protobuf: a key without an integer value is no field number, an error); `nil` where it is
+    /// missing.
+    @inline(never)
+    private func absentField(_ key: Key) throws -> ByteNode? {
+        guard let format = impl.format, let field = format.absentField() else { return nil }
+        if key.intValue == nil {
+            throw ProtobufFormat.unsupported("the key \"\(key.stringValue)\" has no integer value", at: 0)
+        }
+        return field
+    }
+
+    /// Throws where the protobuf format leaves a type to its tree path (``ProtobufFormat``).
+    @inline(__always)
+    private func checkProtobufAlone<T>(_ type: T.Type) throws {
+        if impl.formatNeedsFacts, impl.typeFacts.entry(T.self).protobufAlone {
+            throw ProtobufFormat.unsupported("\(T.self)", at: 0)
+        }
     }
 
     @inline(never)
@@ -72,7 +92,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
                 guard let value = try recordedScalar(type, key, nilIsAbsent: false) else { throw missing(key) }
                 return value
             }
-            guard var b = state.scannedNode(forKey: key) else { throw missing(key) }
+            guard var b = try state.scannedNode(forKey: key) ?? absentField(key) else { throw missing(key) }
             do { return try S.read(bytes: &b, format) } catch { throw failure(error, type, key) }
         }
         var n = try node(key, type)
@@ -105,7 +125,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
                     throw failure(error, type, key)
                 }
             }
-            guard var b = state.scannedNode(forKey: key) else { throw missing(key) }
+            guard var b = try state.scannedNode(forKey: key) ?? absentField(key) else { throw missing(key) }
             do { return try format.decodeBits(&b, kind) } catch { throw failure(error, type, key) }
         }
         var n = try node(key, type)
@@ -174,7 +194,8 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// The primitives, which have no nil of their own, read a nil element as absent, as their
     /// own `decodeIfPresent` does.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try state.withDecoderAndPath { impl, path in
+        try checkProtobufAlone(T.self)
+        return try state.withDecoderAndPath { impl, path in
             guard var n = try lookup(key) else { return nil }
             if n.isNil(impl.format), T.self is any ScalarDecodable.Type { return nil }
             return try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
@@ -202,7 +223,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// and the closure's would both stay on the stack while the value decodes.)
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try state.withDecoderAndPath { impl, path in
-            guard var n = try nestedLookup(key) else { return try absent(T.self, key) }
+            guard var n = try nestedLookup(key) else { return try absent(T.self, key, path) }
             return try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
         }
     }
@@ -210,9 +231,12 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// The value of an absent key: nil for an optional `T`, else `keyNotFound`. Out of line, as
     /// its `T?` locals make a generic function look up `Optional<T>`'s metadata on every call.
     @inline(never)
-    private func absent<T>(_ type: T.Type, _ key: Key) throws -> T {
+    private func absent<T: Decodable>(_ type: T.Type, _ key: Key, _ path: CodingPathNode) throws -> T {
+        try checkProtobufAlone(T.self)
         if let optional = T.self as? any NilRepresentable.Type, let none = optional.nilValue as? T { return none }
-        throw missing(key)
+        // A format that gives a missing field its default (protobuf).
+        guard var field = try absentField(key).map({ DecodingNode.bytes($0) }) else { throw missing(key) }
+        return try impl.decodeValue(T.self, from: &field, parent: path, step: .key(BinaryKey(key)))
     }
 
     func nestedContainer<NestedKey: CodingKey>(

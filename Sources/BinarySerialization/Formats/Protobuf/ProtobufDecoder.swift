@@ -28,14 +28,29 @@ public struct ProtobufDecoder: Sendable {
     /// - Throws: `DecodingError` for malformed bytes or bytes that do not hold a `T`.
     /// - Complexity: O(n) in the size of the data.
     public func decode<T: Decodable>(_ type: T.Type = T.self, from data: Data) throws -> T {
-        try data.withUnsafeBytes { try run(type, ProtobufInput($0), recording: false).value }
+        try data.withUnsafeBytes { try decode(type, bytes: $0) }
     }
 
     /// Decodes a message of type `type` from `bytes`.
     ///
     /// - Throws: `DecodingError` for malformed bytes or bytes that do not hold a `T`.
     public func decode<T: Decodable>(_ type: T.Type = T.self, from bytes: [UInt8]) throws -> T {
-        try bytes.withUnsafeBytes { try run(type, ProtobufInput($0), recording: false).value }
+        try bytes.withUnsafeBytes { try decode(type, bytes: $0) }
+    }
+
+    /// Read by the one decoder (``ProtobufFormat``); what it does not take on, and any input it
+    /// refuses, is read again through the protobuf tree path, which decodes the rest and reports
+    /// malformed input in detail.
+    private func decode<T: Decodable>(_ type: T.Type, bytes: UnsafeRawBufferPointer) throws -> T {
+        if let value = try? streamed(type, bytes) { return value }
+        return try run(type, ProtobufInput(bytes), recording: false).value
+    }
+
+    /// `type` read from `bytes` by the one decoder.
+    func streamed<T: Decodable>(_ type: T.Type, _ bytes: UnsafeRawBufferPointer) throws -> T {
+        try TreeDecoderImpl.decodeRoot(
+            T.self, from: .bytes(ProtobufFormat.root(bytes)), format: ProtobufFormat.self,
+            options: DecodingOptions(userInfo: userInfo, maximumDepth: maximumDepth))
     }
 
     /// Decodes a message of type `type` with a default decoder.
@@ -69,7 +84,7 @@ public struct ProtobufDecoder: Sendable {
         return try decode(type, from: encoder.encode(tree: tree))
     }
 
-    private func run<T: Decodable>(_ type: T.Type, _ input: ProtobufInput, recording: Bool) throws -> (
+    func run<T: Decodable>(_ type: T.Type, _ input: ProtobufInput, recording: Bool) throws -> (
         value: T, context: ProtobufDecodingContext
     ) {
         let context = ProtobufDecodingContext(

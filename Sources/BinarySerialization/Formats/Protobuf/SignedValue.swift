@@ -62,3 +62,21 @@ extension SignedValue: DirectStreamEncodable {
         try engine.encodeWithChild(self, step: step, in: parent)
     }
 }
+
+extension SignedValue: DirectTreeDecodable {
+    /// Through `init(from:)`, but where the format tells it apart from the plain integer
+    /// (protobuf's `sint32`/`sint64`).
+    static func decodeDirect(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> Self {
+        guard impl.formatNeedsFacts, let scalar = WrappedValue.self as? any TreeIntegerScalar.Type else {
+            return try impl.decodeWithInit(Self.self, from: &node, parent: parent, step: step)
+        }
+        let leaf = try node.decodeScalar(scalar.scalarKind(.zigZag), impl.format, chosen: true)
+        guard let value = scalar.exactValue(leaf, as: WrappedValue.self) else {
+            throw WireFormatError(
+                .typeMismatch, "expected \(WrappedValue.self), found \(leaf.kindName)", offset: node.byteOffset)
+        }
+        return Self(wrappedValue: value)
+    }
+}

@@ -1,0 +1,456 @@
+import Foundation
+import TreeCoding
+
+/// Reading proto3 bytes with the one decoder (``TreeDecoderImpl``).
+///
+/// A message is fields in any order, a field may occur more than once (a scalar keeps its last
+/// value, a repeated field collects them, packed or not) and a field that is not stored reads as
+/// its default. Node tags are a kind (high bits) and, for a field, its wire type (low three bits):
+/// - `message`: `start..<end` are a message's fields (the top level);
+/// - `value`: one occurrence, `start..<end` the whole field, its value `extra` bytes after the tag;
+/// - `fields`: a field stored more than once: its occurrences are the fields numbered as the one
+///   at `start`, up to `end` (the end of the enclosing message);
+/// - `absent`: a field that is not stored;
+/// - `packed`: the next number of a packed run, read at the node's cursor.
+///
+/// What this reader does not take on itself throws, and ``ProtobufDecoder`` reads the input again
+/// through its protobuf tree path, which reports malformed input in detail and decodes what this
+/// reader leaves to it: oneofs, maps whose keys are not `String` or `Int`, a message stored in
+/// several occurrences (merged), groups.
+enum ProtobufFormat: ByteFormat {
+    static let message: UInt8 = 0
+    static let value: UInt8 = 1 << 3
+    static let fields: UInt8 = 2 << 3
+    static let absent: UInt8 = 3 << 3
+    static let packed: UInt8 = 4 << 3
+
+    static var needsTypeFacts: Bool { true }
+
+    /// The whole input as the top-level message.
+    static func root(_ buffer: UnsafeRawBufferPointer) -> ByteNode {
+        ByteNode(buffer: buffer, start: 0, end: buffer.count, tag: message)
+    }
+
+    static func absentField() -> ByteNode? {
+        ByteNode(buffer: UnsafeRawBufferPointer(start: nil, count: 0), start: 0, end: 0, tag: absent)
+    }
+
+    @inline(__always)
+    private static func kind(_ node: ByteNode) -> UInt8 { node.tag & ~7 }
+
+    @inline(__always)
+    private static func wireType(_ node: ByteNode) -> UInt8 { node.tag & 7 }
+
+    @inline(never)
+    static func unsupported(_ what: String, at offset: Int) -> WireFormatError {
+        WireFormatError(.unsupported, "protobuf: \(what)", offset: offset)
+    }
+
+    // MARK: Fields
+
+    /// Reads one field at `r`: groups are left to the tree path.
+    @inline(__always)
+    private static func field(_ r: inout ByteReader) throws -> ProtobufFieldEntry {
+        let entry = try ProtobufFraming.field(&r, groupDepth: 0, maximumDepth: 0)
+        if entry.wireType == .startGroup { throw unsupported("a group", at: entry.tagStart) }
+        return entry
+    }
+
+    /// The last occurrence of a `fields` node (whose first occurrence is at its start), as a
+    /// `value` node.
+    private static func lastOccurrence(_ node: ByteNode) throws -> ByteNode {
+        var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
+        let first = try field(&r)
+        var last = valueNode(first, node.buffer)
+        while !r.isAtEnd {
+            let entry = try field(&r)
+            if entry.number == first.number { last = valueNode(entry, node.buffer) }
+        }
+        return last
+    }
+
+    @inline(__always)
+    private static func valueNode(_ entry: ProtobufFieldEntry, _ buffer: UnsafeRawBufferPointer) -> ByteNode {
+        ByteNode(
+            buffer: buffer, start: entry.tagStart, end: entry.end, tag: value | entry.wireType.rawValue,
+            extra: UInt8(truncatingIfNeeded: entry.valueStart &- entry.tagStart))
+    }
+
+    static func keyedEntries(_ node: inout ByteNode, into entries: KeyedEntries) throws {
+        let start: Int
+        switch kind(node) {
+        case message:
+            start = node.start
+        case value where wireType(node) == ProtobufWireType.lengthDelimited.rawValue:
+            start = node.start &+ Int(node.extra)
+        case absent:
+            return
+        default:
+            // A message in several occurrences is merged by the tree path.
+            throw unsupported("a message that is not one length-delimited value", at: node.start)
+        }
+        var r = ByteReader(buffer: node.buffer, offset: start, end: node.end)
+        var previous = 0
+        var ascending = true
+        while !r.isAtEnd {
+            let entry = try field(&r)
+            if entry.number <= previous { ascending = false }
+            previous = entry.number
+            entries.append(
+                intKey: entry.number, keyStart: entry.tagStart, keyLength: 0, buffer: node.buffer,
+                start: entry.tagStart, end: entry.end, tag: value | entry.wireType.rawValue,
+                extra: UInt8(truncatingIfNeeded: entry.valueStart &- entry.tagStart))
+        }
+        if !ascending { mergeOccurrences(entries, end: node.end) }
+    }
+
+    /// Makes the first entry of a number stored more than once a `fields` node (all of them) and
+    /// drops the others, so that each number has one entry.
+    @inline(never)
+    private static func mergeOccurrences(_ entries: KeyedEntries, end: Int) {
+        var seen: [Int: Int] = [:]
+        var kept: [ByteKeyedView.Entry] = []
+        for entry in entries.elements {
+            if let first = seen[entry.intKey] {
+                kept[first].valueTag = fields
+                kept[first].valueEnd = end
+                continue
+            }
+            seen[entry.intKey] = kept.count
+            kept.append(entry)
+        }
+        entries.removeAll()
+        for entry in kept { entries.append(entry) }
+    }
+
+    // MARK: Scalars
+
+    /// The proto type a request for `kind` reads: a plain signed integer asks for `.zigZag` (v3's
+    /// default) and is `int32`/`int64`; `chosen` (a wrapper's request) takes the encoding as asked.
+    static func scalarType(_ kind: ScalarKind, chosen: Bool) -> ProtobufScalarType? {
+        @inline(__always) func signed(_ e: IntegerEncoding) -> IntegerEncoding { !chosen && e == .zigZag ? .varint : e }
+        switch kind {
+        case .bool: return .bool
+        case .int32(let e): return .integer(signed: true, bits64: false, signed(e))
+        case .int64(let e), .int(let e): return .integer(signed: true, bits64: true, signed(e))
+        case .uint32(let e): return .integer(signed: false, bits64: false, e)
+        case .uint64(let e), .uint(let e): return .integer(signed: false, bits64: true, e)
+        case .float: return .float
+        case .double: return .double
+        case .string: return .string
+        case .data: return .bytes
+        case .int8, .uint8, .int16, .uint16: return nil
+        }
+    }
+
+    /// The bits of a number of `type` at `r` (``ScalarKind/leaf(bits:)``'s layout).
+    @inline(__always)
+    static func readBits(_ type: ProtobufScalarType, _ r: inout ByteReader) throws -> UInt64 {
+        switch type {
+        case .int32, .int64, .uint32, .uint64: return try r.protobufVarint()
+        case .sint32:
+            let bits = UInt64(UInt32(truncatingIfNeeded: try r.protobufVarint()))
+            return UInt64(truncatingIfNeeded: Int32(truncatingIfNeeded: unZigZag(bits)))
+        case .sint64: return UInt64(bitPattern: unZigZag(try r.protobufVarint()))
+        case .bool: return try r.protobufVarint() != 0 ? 1 : 0
+        case .fixed32, .sfixed32, .float: return UInt64(try r.littleEndian(UInt32.self))
+        case .fixed64, .sfixed64, .double: return try r.littleEndian(UInt64.self)
+        case .string, .bytes: throw WireFormatError(.unsupported, "\(type) is not a number", offset: r.offset)
+        }
+    }
+
+    /// The reader of the value of `type` that `node` holds (its last occurrence), or of the next
+    /// number of its packed run; `nil` for an absent field.
+    @inline(__always)
+    private static func reader(_ node: inout ByteNode, _ type: ProtobufScalarType) throws -> ByteReader? {
+        var current = node
+        switch kind(node) {
+        case value: break
+        case absent: return nil
+        case fields: current = try lastOccurrence(node)
+        case packed: return try packedReader(node)
+        default: throw unsupported("a message read as \(type)", at: node.start)
+        }
+        let wire = wireType(current)
+        let valueStart = current.start &+ Int(current.extra)
+        if wire == type.wireType.rawValue {
+            return ByteReader(buffer: current.buffer, offset: valueStart, end: current.end)
+        }
+        // An element of a repeated field stored packed: the run starts here.
+        guard wire == ProtobufWireType.lengthDelimited.rawValue, type.isPackable, let cursor = node.cursor,
+            valueStart < current.end
+        else {
+            throw WireFormatError(
+                .typeMismatch, "expected \(type) (wire type \(type.wireType)), found wire type \(wire)",
+                offset: current.start)
+        }
+        cursor.reset(offset: valueStart, end: current.end, absentIndices: [], elementHint: nil)
+        node.tag = packed
+        return try packedReader(node)
+    }
+
+    /// The reader of the next number of the packed run at `node`'s cursor.
+    @inline(__always)
+    private static func packedReader(_ node: ByteNode) throws -> ByteReader {
+        guard let cursor = node.cursor else { throw unsupported("a packed number without its run", at: node.start) }
+        return ByteReader(buffer: node.buffer, offset: cursor.offset, end: cursor.end)
+    }
+
+    /// After a number was read at `r` from `node`: moves its run on, or checks it filled its field.
+    @inline(__always)
+    private static func finish(_ r: ByteReader, _ node: ByteNode) throws {
+        if kind(node) == packed {
+            node.cursor?.offset = r.offset
+        } else if !r.isAtEnd {
+            throw WireFormatError(.trailingBytes, "bytes after a value", offset: r.offset)
+        }
+    }
+
+    static func decodeBits(_ node: inout ByteNode, _ kind: ScalarKind) throws -> UInt64 {
+        try bits(&node, kind, chosen: false)
+    }
+
+    @inline(__always)
+    private static func bits(_ node: inout ByteNode, _ kind: ScalarKind, chosen: Bool) throws -> UInt64 {
+        guard let type = scalarType(kind, chosen: chosen), type.isPackable else {
+            throw unsupported("no proto3 scalar for \(kind)", at: node.start)
+        }
+        guard var r = try reader(&node, type) else { return 0 }
+        let bits = try readBits(type, &r)
+        try finish(r, node)
+        return bits
+    }
+
+    static func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue {
+        try scalar(&node, kind, chosen: false)
+    }
+
+    static func decodeChosenScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue {
+        try scalar(&node, kind, chosen: true)
+    }
+
+    private static func scalar(_ node: inout ByteNode, _ kind: ScalarKind, chosen: Bool) throws -> BinaryValue {
+        switch kind {
+        case .string: return .string(try decodeString(&node))
+        case .data:
+            guard var r = try reader(&node, .bytes) else { return .data(Data()) }
+            let data = Data(UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<r.end]))
+            r.offset = r.end
+            return .data(data)
+        default:
+            return try kind.leaf(bits: bits(&node, kind, chosen: chosen))
+        }
+    }
+
+    static func decodeString(_ node: inout ByteNode) throws -> String {
+        guard var r = try reader(&node, .string) else { return "" }
+        return try Scalars.readString(&r)
+    }
+
+    static func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray {
+        switch kind {
+        case .bool: return .bool(try numbers(node, .bool) { $0 != 0 })
+        case .int32: return .int32(try numbers(node, .int32) { Int32(truncatingIfNeeded: $0) })
+        case .int64: return .int64(try numbers(node, .int64) { Int64(bitPattern: $0) })
+        case .int: return .int(try numbers(node, .int64) { Int(truncatingIfNeeded: $0) })
+        case .uint32: return .uint32(try numbers(node, .uint32) { UInt32(truncatingIfNeeded: $0) })
+        case .uint64: return .uint64(try numbers(node, .uint64) { $0 })
+        case .uint: return .uint(try numbers(node, .uint64) { UInt(truncatingIfNeeded: $0) })
+        case .float: return .float(try numbers(node, .float) { Float(bitPattern: UInt32(truncatingIfNeeded: $0)) })
+        case .double: return .double(try numbers(node, .double) { Double(bitPattern: $0) })
+        case .int8, .uint8, .int16, .uint16: throw unsupported("no proto3 scalar for \(kind.rawValue)", at: node.start)
+        }
+    }
+
+    /// The numbers of a repeated field of `type`, packed or not, in order.
+    @inline(__always)
+    private static func numbers<T>(_ node: ByteNode, _ type: ProtobufScalarType, _ make: (UInt64) -> T) throws -> [T] {
+        var out: [T] = []
+        try forEachOccurrence(node) { occurrence in
+            let wire = wireType(occurrence)
+            var r = ByteReader(
+                buffer: occurrence.buffer, offset: occurrence.start &+ Int(occurrence.extra), end: occurrence.end)
+            if wire == ProtobufWireType.lengthDelimited.rawValue {
+                switch type.wireType {
+                case .fixed32: out.reserveCapacity(out.count &+ r.remaining / 4)
+                case .fixed64: out.reserveCapacity(out.count &+ r.remaining / 8)
+                default: break
+                }
+                while !r.isAtEnd { out.append(make(try readBits(type, &r))) }
+                return
+            }
+            guard wire == type.wireType.rawValue else {
+                throw WireFormatError(
+                    .typeMismatch, "expected \(type) (wire type \(type.wireType)), found wire type \(wire)",
+                    offset: occurrence.start)
+            }
+            out.append(make(try readBits(type, &r)))
+            if !r.isAtEnd { throw WireFormatError(.trailingBytes, "bytes after a value", offset: r.offset) }
+        }
+        return out
+    }
+
+    /// Calls `body` with each occurrence of the field `node` holds (none when absent), as a
+    /// `value` node.
+    @inline(__always)
+    private static func forEachOccurrence(_ node: ByteNode, _ body: (ByteNode) throws -> Void) throws {
+        switch kind(node) {
+        case value:
+            try body(node)
+        case fields:
+            var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
+            let first = try field(&r)
+            try body(valueNode(first, node.buffer))
+            while !r.isAtEnd {
+                let entry = try field(&r)
+                if entry.number == first.number { try body(valueNode(entry, node.buffer)) }
+            }
+        case absent:
+            return
+        default:
+            throw unsupported("a message read as a repeated field", at: node.start)
+        }
+    }
+
+    static func decodeStringArray(_ node: inout ByteNode) throws -> [String]? {
+        var out: [String] = []
+        try forEachOccurrence(node) { occurrence in
+            guard wireType(occurrence) == ProtobufWireType.lengthDelimited.rawValue else {
+                throw WireFormatError(
+                    .typeMismatch, "expected a string, found wire type \(wireType(occurrence))",
+                    offset: occurrence.start)
+            }
+            var r = ByteReader(
+                buffer: occurrence.buffer, offset: occurrence.start &+ Int(occurrence.extra), end: occurrence.end)
+            out.append(try Scalars.readString(&r))
+        }
+        return out
+    }
+
+    // MARK: Wrappers
+
+    static func isNil(_ node: ByteNode) -> Bool { kind(node) == absent }
+
+    /// A single-value container is transparent: an enum's raw value is the field's value.
+    static func singleValueContent(_ node: inout ByteNode) throws -> ByteNode? {
+        if kind(node) == message { throw unsupported("the top level read as a single value", at: node.start) }
+        return node
+    }
+
+    /// An optional is present when its field is stored.
+    static func optionalContent(_ node: inout ByteNode) throws -> ByteNode? {
+        switch kind(node) {
+        case message: throw unsupported("the top level read as an optional", at: node.start)
+        case absent: return nil
+        default: return node
+        }
+    }
+
+    static func singleValueHoldsNil(_ content: ByteNode) -> Bool { false }
+    static func finishUnopened(_ node: inout ByteNode) throws {}
+    static func unreadValue(_ node: ByteNode) -> BinaryValue? { nil }
+    static func finishContent(_ node: ByteNode, _ content: ByteNode) throws {}
+
+    // MARK: Repeated fields
+
+    /// The occurrences of a field (`start..<end` holds them and fields of other numbers); the
+    /// cursor holds the packed run being read, empty between runs.
+    static func unkeyedView(_ node: inout ByteNode, elementHint: ScalarKind?, cursors: ByteCursorPool?) throws
+        -> ByteUnkeyedView
+    {
+        let (start, end): (Int, Int)
+        switch kind(node) {
+        case value, fields: (start, end) = (node.start, node.end)
+        case absent: (start, end) = (0, 0)
+        default: throw unsupported("a message read as a repeated field", at: node.start)
+        }
+        let cursor =
+            cursors?.cursor(offset: 0, end: 0, absentIndices: [], elementHint: nil)
+            ?? ByteCursor(offset: 0, end: 0)
+        return ByteUnkeyedView(buffer: node.buffer, offset: start, end: end, cursor: cursor)
+    }
+
+    /// The next occurrence of the view's field at or after `view.offset`.
+    @inline(__always)
+    private static func nextOccurrence(_ view: ByteUnkeyedView) throws -> ProtobufFieldEntry? {
+        guard view.offset < view.end else { return nil }
+        var r = ByteReader(buffer: view.buffer, offset: view.start, end: view.end)
+        let number = try field(&r).number
+        r.offset = view.offset
+        while !r.isAtEnd {
+            let entry = try field(&r)
+            if entry.number == number { return entry }
+        }
+        return nil
+    }
+
+    static func count(_ view: ByteUnkeyedView, counts: UnkeyedCounts?) -> Int? {
+        // Known only when no occurrence is length-delimited (a packed run holds an unknown number).
+        guard let cursor = view.cursor, cursor.offset >= cursor.end else { return nil }
+        var scan = view
+        var total = view.currentIndex
+        while let entry = try? nextOccurrence(scan) {
+            if entry.wireType == .lengthDelimited { return nil }
+            total &+= 1
+            scan.offset = entry.end
+        }
+        return total
+    }
+
+    static func isAtEnd(_ view: ByteUnkeyedView) -> Bool {
+        if let cursor = view.cursor, cursor.offset < cursor.end { return false }
+        return (try? nextOccurrence(view)) == nil
+    }
+
+    static func decodeNil(_ view: inout ByteUnkeyedView) throws -> Bool {
+        if isAtEnd(view) {
+            throw WireFormatError(.valueNotFound, "the repeated field is at its end", offset: view.offset)
+        }
+        return false
+    }
+
+    static func nextElement(_ view: inout ByteUnkeyedView) throws -> ByteNode {
+        guard let cursor = view.cursor else { throw unsupported("a repeated field without a cursor", at: view.offset) }
+        view.currentIndex &+= 1
+        if cursor.offset < cursor.end {
+            return ByteNode(buffer: view.buffer, start: cursor.offset, end: cursor.end, tag: packed, cursor: cursor)
+        }
+        guard let entry = try nextOccurrence(view) else {
+            throw WireFormatError(.valueNotFound, "the repeated field is at its end", offset: view.offset)
+        }
+        view.offset = entry.end
+        var node = valueNode(entry, view.buffer)
+        node.cursor = cursor
+        return node
+    }
+}
+
+extension ProtobufFormat {
+    /// Whether the protobuf format leaves decoding a `T` to its tree path: a oneof (its members
+    /// are fields of the enclosing message), an optional one, a dictionary whose keys are not
+    /// `String` or `Int` (`Dictionary.init(from:)` does not read a map). Asked once per type.
+    static func leavesToTreePath<T>(_ type: T.Type, direct: (any DirectTreeDecodable.Type)?) -> Bool {
+        if T.self is any ProtobufOneOf.Type { return true }
+        if let optional = T.self as? any ProtobufOptionalFacts.Type { return optional.wrapsOneOf }
+        return direct == nil && T.self is any UnorderedCollection.Type && !(T.self is any SetFacts.Type)
+    }
+}
+
+protocol ProtobufOptionalFacts {
+    static var wrapsOneOf: Bool { get }
+}
+
+extension Optional: ProtobufOptionalFacts {
+    static var wrapsOneOf: Bool { Wrapped.self is any ProtobufOneOf.Type }
+}
+
+/// Sets, which protobuf reads as any repeated field.
+protocol SetFacts {}
+extension Set: SetFacts {}
+
+/// A map entry message: the key in field 1, the value in field 2, either absent (the default).
+struct ProtobufMapEntry<Key: Decodable, Value: Decodable>: Decodable {
+    let key: Key
+    let value: Value
+    enum CodingKeys: Int, CodingKey { case key = 1, value = 2 }
+}
