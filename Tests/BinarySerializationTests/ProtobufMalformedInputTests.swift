@@ -22,6 +22,7 @@ import Testing
         let error = protobufDecodingFailure(PB1<Int64>.self, "08 ff ff ff ff ff ff ff ff ff 7f")
         #expect(error?.wireError?.code == .invalidBytes)
         #expect(error?.wireError?.offset == 1)
+        #expect(error?.path == "")  // found framing the top-level message
         // Eleven bytes.
         let longer = protobufDecodingFailure(PB1<Int64>.self, "08 80 80 80 80 80 80 80 80 80 80 00")
         #expect(longer?.wireError?.code == .invalidBytes)
@@ -44,6 +45,7 @@ import Testing
         let error = protobufDecodingFailure(PB1<String>.self, "0a 05 61")  // 5 bytes claimed, 1 there
         #expect(error?.wireError?.code == .truncated)
         #expect(error?.wireError?.offset == 1)
+        #expect(error?.path == "")  // the top-level message does not frame
         // A length near 2^64: rejected before anything is sized from it.
         let huge = protobufDecodingFailure(PB1<Data>.self, "0a ff ff ff ff ff ff ff ff ff 01")
         #expect(huge?.wireError?.code == .truncated)
@@ -90,21 +92,38 @@ import Testing
         let error = protobufDecodingFailure(PB1<String>.self, "0a 01 ff")
         #expect(error?.wireError?.code == .invalidBytes)
         #expect(error?.wireError?.offset == 2)
+        #expect(error?.path == "1")
+        let nested = protobufDecodingFailure(PBOuter.self, "1a 05 08 01 12 01 ff")  // inner.b: wrong type
+        #expect(nested?.path == "3.2")
     }
 
     @Test func deepNesting() {
-        // 10,000 messages each holding the next in field 1: past the depth limit of 100.
-        var data: [UInt8] = []
-        for _ in 0..<10_000 {
-            data = [0x0a] + base128Varint(UInt64(data.count)) + data
+        // 100,000 messages each holding the next in field 1: past the depth limit of 100, and of
+        // any limit the decoder is given.
+        // Level k holds level k - 1: its bytes are a tag and the inner level's length, then the
+        // inner level. Written outermost first, one header per level.
+        var sizes = [0]
+        for _ in 0..<100_000 {
+            sizes.append(1 + base128Varint(UInt64(sizes[sizes.count - 1])).count + sizes[sizes.count - 1])
         }
-        do {
-            _ = try ProtobufDecoder().decode(Recursive.self, from: Data(data))
-            Issue.record("decoded 10,000 levels")
-        } catch let error as DecodingError {
-            #expect(error.wireError?.code == .limitExceeded)
-        } catch {
-            Issue.record("threw \(error)")
+        var data: [UInt8] = []
+        data.reserveCapacity(sizes[sizes.count - 1])
+        for level in stride(from: sizes.count - 1, to: 0, by: -1) {
+            data.append(0x0a)
+            data += base128Varint(UInt64(sizes[level - 1]))
+        }
+        for limit in [100, 10, 1_000] {
+            var decoder = ProtobufDecoder()
+            decoder.limits.maximumDepth = limit
+            do {
+                _ = try decoder.decode(Recursive.self, from: Data(data))
+                Issue.record("decoded 100,000 levels")
+            } catch let error as DecodingError {
+                #expect(error.wireError?.code == .limitExceeded)
+                #expect(error.path.split(separator: ".").count >= limit - 1, "limit \(limit): \(error.path.prefix(40))")
+            } catch {
+                Issue.record("threw \(error)")
+            }
         }
         // Groups nested 100,000 deep, in a field the type does not know.
         let groups = [UInt8](repeating: 0x13, count: 100_000)  // field 2, start group

@@ -16,9 +16,16 @@ public import Foundation
 public struct ProtobufDecoder: Sendable {
     /// Context for `init(from:)` implementations.
     public var userInfo: [CodingUserInfoKey: any Sendable] = Dictionary()
-    /// The deepest nesting of messages accepted (default 100, as protobuf's own libraries); deeper
-    /// input throws `DecodingError.dataCorrupted`.
-    public var maximumDepth: Int = 100
+    /// The limits of ``BinaryDecoder``'s, with protobuf's own libraries' nesting limit of 100
+    /// messages by default; deeper input throws `DecodingError.dataCorrupted`. (A message has no
+    /// stream elements: `maximumElementSize` does not apply.)
+    public var limits = DecodingLimits(maximumDepth: 100)
+
+    /// The deepest nesting of messages accepted: `limits.maximumDepth`.
+    public var maximumDepth: Int {
+        get { limits.maximumDepth }
+        set { limits.maximumDepth = newValue }
+    }
 
     /// A decoder with empty `userInfo`.
     public init() {}
