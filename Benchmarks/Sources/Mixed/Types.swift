@@ -1,5 +1,6 @@
 // The mixed workload's types: the shapes real apps send and store, about thirty of them.
 import BenchSupport
+import BinarySerialization
 import Foundation
 
 // MARK: - Small messages
@@ -151,4 +152,43 @@ enum Values {
         for level in 0..<max(depth - 1, 0) { e = level % 2 == 0 ? .negate(e) : .add(e, .literal(level)) }
         return e
     }
+}
+
+// MARK: - Protobuf messages (integer keys, proto3 types)
+
+struct ProtoChat: Codable, Equatable {
+    var id: UInt64
+    var room: UInt32
+    var author: String
+    var text: String
+    var edited: Bool
+    @SignedValue var delta: Int32
+    enum CodingKeys: Int, CodingKey { case id = 1, room, author, text, edited, delta }
+}
+
+struct ProtoLine: Codable, Equatable {
+    var sku: String
+    var quantity: Int32
+    var price: Double
+    enum CodingKeys: Int, CodingKey { case sku = 1, quantity, price }
+}
+
+struct ProtoOrder: Codable, Equatable {
+    var id: Int64
+    var lines: [ProtoLine]
+    var tags: [String]
+    var stock: [String: Int32]
+    var note: String?
+    enum CodingKeys: Int, CodingKey { case id = 1, lines, tags, stock, note }
+}
+
+struct ProtoEvent: Codable, Equatable {
+    var id: Int64
+    var payload: Payload?
+    enum Payload: Codable, Equatable, ProtobufOneOf {
+        case chat(ProtoChat)
+        case code(Int32)
+        enum CodingKeys: Int, CodingKey { case chat = 2, code = 3 }
+    }
+    enum CodingKeys: Int, CodingKey { case id = 1, payload = 10 }
 }

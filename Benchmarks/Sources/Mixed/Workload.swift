@@ -66,7 +66,36 @@ enum Workload {
         try add("TreeNode(50)", Values.deepTree(depth: 50))
         try add("Expr(50)", Values.deepExpr(depth: 50))
         try ops += streamOperations()
+        let chat = ProtoChat(id: 9_000_000_001, room: 12, author: "bob", text: "See you at 5?", edited: false, delta: -3)
+        try ops += protobufOperations("MessageIntKeys", Generate.messageIntKeys())
+        try ops += protobufOperations("ProtoChat", chat)
+        let lines = (0..<8).map { ProtoLine(sku: "SKU-\($0)", quantity: Int32($0 + 1), price: Double($0) * 2.5) }
+        try ops += protobufOperations(
+            "ProtoOrder",
+            ProtoOrder(id: 77, lines: lines, tags: ["gift", "express"], stock: ["a": 1, "b": 0, "c": 9], note: "door"))
+        try ops += protobufOperations("ProtoEvent", ProtoEvent(id: 5, payload: .chat(chat)))
         return ops
+    }
+
+    /// Protobuf's encode, decode and tree operations, where the value is a proto3 message.
+    static func protobufOperations<T: Codable & Equatable>(_ type: String, _ value: T) throws -> [Operation] {
+        let encoder = ProtobufEncoder()
+        let decoder = ProtobufDecoder()
+        let data = try encoder.encode(value)
+        let tree = try encoder.encodeTree(value)
+        guard try decoder.decode(T.self, from: data) == value, try encoder.encode(tree: tree) == data else {
+            fail("\(type) protobuf: round trip differs")
+        }
+        func op(_ kind: String, _ run: @escaping () throws -> Void) -> Operation {
+            Operation(name: "\(type) protobuf \(kind)", coder: "TreeCodable", type: type, kind: "protobuf \(kind)", run: run)
+        }
+        return [
+            op("encode") { blackHole(try encoder.encode(value)) },
+            op("decode") { blackHole(try decoder.decode(T.self, from: data)) },
+            op("encodeTree") { blackHole(try encoder.encodeTree(value)) },
+            op("decodeTree") { blackHole(try decoder.decodeTree(T.self, from: data)) },
+            op("encode(tree:)") { blackHole(try encoder.encode(tree: tree)) },
+        ]
     }
 
     /// TreeCodable's six operations in both formats, and the floor's and JSON's encode and decode

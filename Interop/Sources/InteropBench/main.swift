@@ -191,6 +191,32 @@ func compare<V: Codable & Equatable, M: SwiftProtobuf.Message & Equatable>(
             + "\(format(v3Decode)) | \(ratio(ourDecode, v3Decode)) |")
 }
 
+// `InteropBench --run PAYLOAD OPERATION K`: exactly K runs of one operation (P1i, P2 or P5; encode,
+// decode, v3encode or v3decode), for instruction counts under callgrind.
+let arguments = CommandLine.arguments
+if arguments.count == 5, arguments[1] == "--run", let count = Int(arguments[4]) {
+    func run<V: Codable>(_ value: V) throws {
+        let protobuf = try ProtobufEncoder().encode(value)
+        let v3 = try BinaryEncoder().encode(value)
+        for _ in 0..<count {
+            switch arguments[3] {
+            case "encode": _ = try ProtobufEncoder().encode(value)
+            case "decode": _ = try ProtobufDecoder().decode(V.self, from: protobuf)
+            case "v3encode": _ = try BinaryEncoder().encode(value)
+            case "v3decode": _ = try BinaryDecoder().decode(V.self, from: v3)
+            default: fatalError("unknown operation \(arguments[3])")
+            }
+        }
+    }
+    switch arguments[2] {
+    case "P1i": try run(Message(sender: "Alice Wonderland", isRead: false, unreadCount: 42))
+    case "P2": try run(Records(records: records(count: 1_000)))
+    case "P5": try run(chain(depth: 50))
+    default: fatalError("unknown payload \(arguments[2])")
+    }
+    exit(0)
+}
+
 print(
     "| payload | bytes (ours / theirs) | encode ours | encode swift-protobuf | ratio | encode our v3 | ours ÷ v3 "
         + "| decode ours | decode swift-protobuf | ratio | decode our v3 | ours ÷ v3 |"

@@ -14,8 +14,9 @@ enum SinkFailure {
     case unknownBytesInV2
     /// An unkeyed container's `encodeNil()` in v2 without nil index sets.
     case nilElementWithoutIndexSet
-    /// A rule of proto3: its code, its statement and the value that breaks it.
-    case protobuf(ProtobufEncodingError, String, value: Any)
+    /// A rule of proto3 (boxed: the enum stays a word and a tag, and so does every frame of a
+    /// tree's replay that holds one).
+    case protobuf(ProtobufRefusal)
     /// Events out of the contract's order: only the streaming encoder's own runs can send them,
     /// and it gives up before (the tree path never does).
     case unexpectedEvent
@@ -46,9 +47,10 @@ enum SinkFailure {
                 The v2 format cannot store encodeNil() in an unkeyed container unless \
                 prependNilIndexSetForUnkeyedContainers is set on the encoder (and the decoder).
                 """
-        case .protobuf(let code, let rule, let refused):
+        case .protobuf(let refusal):
             return .invalidValue(
-                refused, .init(codingPath: path, debugDescription: "Protobuf: \(rule)", underlyingError: code))
+                refusal.value,
+                .init(codingPath: path, debugDescription: "Protobuf: \(refusal.rule)", underlyingError: refusal.code))
         case .unexpectedEvent:
             value = BinaryValue.nil
             message = "Internal inconsistency: the writer was sent events out of order."
@@ -65,5 +67,18 @@ enum DepthGuard {
     static func nodeLimit(maximumDepth: Int) -> Int {
         let (limit, overflow) = maximumDepth.multipliedReportingOverflow(by: 4)
         return overflow ? Int.max : limit
+    }
+}
+
+/// A rule of proto3 that a sink refused to break: its code, its statement and the value.
+final class ProtobufRefusal {
+    let code: ProtobufEncodingError
+    let rule: String
+    let value: Any
+
+    init(_ code: ProtobufEncodingError, _ rule: String, _ value: Any) {
+        self.code = code
+        self.rule = rule
+        self.value = value
     }
 }

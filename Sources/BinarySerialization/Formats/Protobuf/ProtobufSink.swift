@@ -141,7 +141,7 @@ final class ProtobufSink: ByteSink {
     /// tree path, which reports the rule for the Swift value).
     @inline(never)
     private func refuse(_ code: ProtobufEncodingError, _ rule: String, _ value: Any) {
-        fail(.protobuf(code, rule, value: value))
+        fail(.protobuf(ProtobufRefusal(code, rule, value)))
     }
 
     @inline(never)
