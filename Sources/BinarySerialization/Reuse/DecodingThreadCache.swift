@@ -16,6 +16,8 @@ final class DecodingThreadCache: ThreadEndObserver {
         let elementHint: ScalarKind?
         /// A type the protobuf format leaves to its tree path (see ``ProtobufFormat``).
         let protobufAlone: Bool
+        /// A ``ProtobufOneOf`` enum: its members are fields of the enclosing message.
+        let protobufOneOf: Bool
     }
 
     // One thread, and no access stays open across a call out.
@@ -88,7 +90,8 @@ final class DecodingThreadCache: ThreadEndObserver {
             type: ObjectIdentifier(T.self), direct: direct,
             array: direct == nil ? T.self as? any DecodableArray.Type : nil,
             elementHint: direct == nil ? (T.self as? any ElementHinted.Type)?.elementHint : nil,
-            protobufAlone: ProtobufFormat.leavesToTreePath(T.self, direct: direct))
+            protobufAlone: ProtobufFormat.leavesToTreePath(T.self, direct: direct),
+            protobufOneOf: T.self is any ProtobufOneOf.Type)
         if RetentionLimits.reuses { entries.remember(entry, for: entry.type) }
         return entry
     }

@@ -30,6 +30,11 @@ final class KeyedContainerState {
     /// `RecordingKeyedView`: testing an optional struct that holds references retains them.)
     @exclusivity(unchecked) private var recording: TreeRecording?
     @exclusivity(unchecked) private var firstSlot = 0
+    /// For a format that needs type facts (protobuf): the node the container was opened on (a
+    /// oneof's members are its fields), and the value every key reads in a oneof member's
+    /// container.
+    @exclusivity(unchecked) private(set) var openedNode: ByteNode?
+    @exclusivity(unchecked) private(set) var memberValue: ByteNode?
 
     init(impl: TreeDecoderImpl) {
         self.impl = impl
@@ -71,6 +76,7 @@ final class KeyedContainerState {
         hint = 0
         dropLastView()
         if case .bytes(var bytes) = node, let format = impl.format {
+            if impl.formatNeedsFacts { noteOpened(bytes) }
             // The common case, framed here: a `KeyedView` made and dropped would retain and
             // release the storage.
             try openBytes(&bytes, format)
@@ -91,6 +97,12 @@ final class KeyedContainerState {
             view = opened
             viewIsClosed = false
         }
+    }
+
+    @inline(never)
+    private func noteOpened(_ node: ByteNode) {
+        openedNode = node
+        memberValue = ProtobufFormat.memberValue(node)
     }
 
     /// Frames the entries of the keyed container `node` holds into ``storage``: searched entry by
@@ -170,6 +182,8 @@ final class KeyedContainerState {
     /// next ``open(_:impl:parent:step:)`` frames new ones).
     func reset(to idle: TreeDecoderImpl) {
         impl = idle
+        openedNode = nil
+        memberValue = nil
         dropPath()
         closeView()
         recording = nil

@@ -174,7 +174,9 @@ final class TreeDecoderImpl: Decoder {
         _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
     ) throws -> T {
         let facts = typeFacts.entry(T.self)
-        if facts.protobufAlone, formatNeedsFacts { throw ProtobufFormat.unsupported("\(T.self)", at: 0) }
+        if formatNeedsFacts, facts.protobufAlone || facts.protobufOneOf && !Self.isOneOfNode(node) {
+            throw ProtobufFormat.unsupported("\(T.self) here", at: 0)
+        }
         if let direct = facts.direct {
             return try decodeDirect(direct, T.self, from: &node, parent: parent, step: step)
         }
@@ -183,6 +185,15 @@ final class TreeDecoderImpl: Decoder {
         }
         return try decodeWithInit(T.self, from: &node, parent: parent, step: step)
     }
+
+    /// Whether `node` is a oneof's (read only through a keyed container's field).
+    private static func isOneOfNode(_ node: DecodingNode) -> Bool {
+        if case .bytes(let b) = node { return ProtobufFormat.isOneOf(b) }
+        return false
+    }
+
+    /// Set when a oneof's container lists no member (an absent optional oneof).
+    @exclusivity(unchecked) var oneOfFoundNoMember = false
 
     private func decodeDirect<D: DirectTreeDecodable, T>(
         _ direct: D.Type, _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?

@@ -26,6 +26,9 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
                 keys.append(key)
             }
         }
+        if keys.isEmpty, impl.formatNeedsFacts, state.openedNode.map(ProtobufFormat.isOneOf) == true {
+            impl.oneOfFoundNoMember = true
+        }
         return keys
     }
 
@@ -58,6 +61,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     @inline(never)
     private func absentField(_ key: Key) throws -> ByteNode? {
         guard let format = impl.format, let field = format.absentField() else { return nil }
+        if let member = state.memberValue { return member }
         if key.intValue == nil {
             throw ProtobufFormat.unsupported("the key \"\(key.stringValue)\" has no integer value", at: 0)
         }
@@ -195,6 +199,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// own `decodeIfPresent` does.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try checkProtobufAlone(T.self)
+        if impl.formatNeedsFacts, impl.typeFacts.entry(T.self).protobufOneOf { return try oneOf(T.self, key) }
         return try state.withDecoderAndPath { impl, path in
             guard var n = try lookup(key) else { return nil }
             if n.isNil(impl.format), T.self is any ScalarDecodable.Type { return nil }
@@ -222,9 +227,35 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// (The lookup is inside the closure, a function of its own: outside, the container's frame
     /// and the closure's would both stay on the stack while the value decodes.)
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try state.withDecoderAndPath { impl, path in
+        if impl.formatNeedsFacts, impl.typeFacts.entry(T.self).protobufOneOf {
+            guard let value = try oneOf(T.self, key) else {
+                throw ProtobufFormat.unsupported("a oneof with no member set", at: 0)
+            }
+            return value
+        }
+        return try state.withDecoderAndPath { impl, path in
             guard var n = try nestedLookup(key) else { return try absent(T.self, key, path) }
             return try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
+        }
+    }
+
+    /// A ``ProtobufOneOf`` enum stored under `key`: its members are fields of this container's
+    /// message (the key itself is not stored); `nil` when none is set.
+    @inline(never)
+    private func oneOf<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
+        try state.checkOpen()
+        guard let holder = state.openedNode, var node = ProtobufFormat.oneOf(in: holder).map(DecodingNode.bytes) else {
+            throw ProtobufFormat.unsupported("a oneof outside a message", at: 0)
+        }
+        impl.oneOfFoundNoMember = false
+        do {
+            return try impl.decodeValue(T.self, from: &node, parent: path, step: .key(BinaryKey(key)))
+        } catch {
+            // Only this oneof's own container sets the flag; cleared, an enclosing oneof's
+            // error is not taken for its own.
+            guard impl.oneOfFoundNoMember else { throw error }
+            impl.oneOfFoundNoMember = false
+            return nil
         }
     }
 

@@ -11,7 +11,11 @@ import TreeCoding
 /// - `fields`: a field stored more than once: its occurrences are the fields numbered as the one
 ///   at `start`, up to `end` (the end of the enclosing message);
 /// - `absent`: a field that is not stored;
-/// - `packed`: the next number of a packed run, read at the node's cursor.
+/// - `packed`: the next number of a packed run, read at the node's cursor;
+/// - `oneOf`: a ``ProtobufOneOf`` enum: the fields of the message that holds it (wire type 2: the
+///   message is the length-delimited value at `start`, 0: `start..<end` are its fields), framed
+///   as `member`s (the high bit, over the kind of the field's node): a keyed container opened on a
+///   member reads the member's value for any key (a case's associated value, `_0` or a label).
 ///
 /// What this reader does not take on itself throws, and ``ProtobufDecoder`` reads the input again
 /// through its protobuf tree path, which reports malformed input in detail and decodes what this
@@ -23,6 +27,8 @@ enum ProtobufFormat: ByteFormat {
     static let fields: UInt8 = 2 << 3
     static let absent: UInt8 = 3 << 3
     static let packed: UInt8 = 4 << 3
+    static let oneOf: UInt8 = 5 << 3
+    static let member: UInt8 = 0x80
 
     static var needsTypeFacts: Bool { true }
 
@@ -36,7 +42,7 @@ enum ProtobufFormat: ByteFormat {
     }
 
     @inline(__always)
-    private static func kind(_ node: ByteNode) -> UInt8 { node.tag & ~7 }
+    private static func kind(_ node: ByteNode) -> UInt8 { node.tag & 0x78 }
 
     @inline(__always)
     private static func wireType(_ node: ByteNode) -> UInt8 { node.tag & 7 }
@@ -77,12 +83,18 @@ enum ProtobufFormat: ByteFormat {
     }
 
     static func keyedEntries(_ node: inout ByteNode, into entries: KeyedEntries) throws {
+        // A member's container holds no fields: every key reads the member (``memberValue(_:)``).
+        if node.tag & member != 0 { return }
         let start: Int
+        var marks: UInt8 = 0
         switch kind(node) {
         case message:
             start = node.start
         case value where wireType(node) == ProtobufWireType.lengthDelimited.rawValue:
             start = node.start &+ Int(node.extra)
+        case oneOf:
+            start = wireType(node) == 0 ? node.start : node.start &+ Int(node.extra)
+            marks = member
         case absent:
             return
         default:
@@ -98,7 +110,7 @@ enum ProtobufFormat: ByteFormat {
             previous = entry.number
             entries.append(
                 intKey: entry.number, keyStart: entry.tagStart, keyLength: 0, buffer: node.buffer,
-                start: entry.tagStart, end: entry.end, tag: value | entry.wireType.rawValue,
+                start: entry.tagStart, end: entry.end, tag: marks | value | entry.wireType.rawValue,
                 extra: UInt8(truncatingIfNeeded: entry.valueStart &- entry.tagStart))
         }
         if !ascending { mergeOccurrences(entries, end: node.end) }
@@ -112,7 +124,7 @@ enum ProtobufFormat: ByteFormat {
         var kept: [ByteKeyedView.Entry] = []
         for entry in entries.elements {
             if let first = seen[entry.intKey] {
-                kept[first].valueTag = fields
+                kept[first].valueTag = kept[first].valueTag & member | fields
                 kept[first].valueEnd = end
                 continue
             }
@@ -426,13 +438,35 @@ enum ProtobufFormat: ByteFormat {
 }
 
 extension ProtobufFormat {
-    /// Whether the protobuf format leaves decoding a `T` to its tree path: a oneof (its members
-    /// are fields of the enclosing message), an optional one, a dictionary whose keys are not
-    /// `String` or `Int` (`Dictionary.init(from:)` does not read a map). Asked once per type.
+    /// Whether the protobuf format leaves decoding a `T` to its tree path: an optional oneof
+    /// read as a value (not through `decodeIfPresent`), a dictionary whose keys are not `String` or
+    /// `Int` (`Dictionary.init(from:)` does not read a map). Asked once per type.
     static func leavesToTreePath<T>(_ type: T.Type, direct: (any DirectTreeDecodable.Type)?) -> Bool {
-        if T.self is any ProtobufOneOf.Type { return true }
         if let optional = T.self as? any ProtobufOptionalFacts.Type { return optional.wrapsOneOf }
         return direct == nil && T.self is any UnorderedCollection.Type && !(T.self is any SetFacts.Type)
+    }
+
+    /// The oneof whose members are fields of the message `holder` (a keyed container's node).
+    static func oneOf(in holder: ByteNode) -> ByteNode? {
+        var node = holder
+        switch kind(holder) {
+        case message: node.tag = oneOf
+        case value where wireType(holder) == ProtobufWireType.lengthDelimited.rawValue:
+            node.tag = oneOf | ProtobufWireType.lengthDelimited.rawValue
+        default: return nil
+        }
+        return node
+    }
+
+    static func isOneOf(_ node: ByteNode) -> Bool { kind(node) == oneOf }
+
+    /// The value a keyed container opened on a oneof member reads for every key; `nil` for other
+    /// nodes.
+    static func memberValue(_ node: ByteNode) -> ByteNode? {
+        guard node.tag & member != 0 else { return nil }
+        var value = node
+        value.tag &= ~member
+        return value
     }
 }
 
