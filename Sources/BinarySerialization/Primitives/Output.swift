@@ -5,7 +5,7 @@ import Foundation
 enum Output {
     /// Outputs of up to this many bytes are written into a temporary buffer on the stack and
     /// copied into a `Data` of their own: for small outputs a copy costs less than a `Data`
-    /// that takes a buffer with a deallocator (Performance.md, "Engine notes").
+    /// that takes a buffer with a deallocator (Performance.md, "Why the engine looks as it does").
     static let copiedLimit = 256
 
     /// Allocates `count` bytes, lets `body` fill them, and checks it wrote exactly `count`.
