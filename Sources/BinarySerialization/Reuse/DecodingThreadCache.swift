@@ -14,10 +14,9 @@ final class DecodingThreadCache: ThreadEndObserver {
         let array: (any DecodableArray.Type)?
         /// Looked up for types that are not decoded directly (the others never open a container).
         let elementHint: ScalarKind?
-        /// A type the protobuf format leaves to its tree path (see ``ProtobufFormat``).
-        let protobufAlone: Bool
-        /// A ``ProtobufOneOf`` enum: its members are fields of the enclosing message.
-        let protobufOneOf: Bool
+        /// A ``ProtobufOneOf`` enum, or a type the protobuf format leaves to its tree path (see
+        /// ``ProtobufFormat/facts(_:direct:)``): the one fact the decoder tests per value.
+        let protobufSpecial: Bool
     }
 
     // One thread, and no access stays open across a call out.
@@ -90,8 +89,7 @@ final class DecodingThreadCache: ThreadEndObserver {
             type: ObjectIdentifier(T.self), direct: direct,
             array: direct == nil ? T.self as? any DecodableArray.Type : nil,
             elementHint: direct == nil ? (T.self as? any ElementHinted.Type)?.elementHint : nil,
-            protobufAlone: ProtobufFormat.leavesToTreePath(T.self, direct: direct),
-            protobufOneOf: T.self is any ProtobufOneOf.Type)
+            protobufSpecial: ProtobufFormat.facts(T.self, direct: direct) != .plain)
         if RetentionLimits.reuses { entries.remember(entry, for: entry.type) }
         return entry
     }

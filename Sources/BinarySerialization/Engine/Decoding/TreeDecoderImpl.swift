@@ -174,9 +174,7 @@ final class TreeDecoderImpl: Decoder {
         _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
     ) throws -> T {
         let facts = typeFacts.entry(T.self)
-        if formatNeedsFacts, facts.protobufAlone || facts.protobufOneOf && !Self.isOneOfNode(node) {
-            throw ProtobufFormat.unsupported("\(T.self) here", at: 0)
-        }
+        if facts.protobufSpecial, formatNeedsFacts { try checkProtobufType(T.self, node) }
         if let direct = facts.direct {
             return try decodeDirect(direct, T.self, from: &node, parent: parent, step: step)
         }
@@ -186,10 +184,16 @@ final class TreeDecoderImpl: Decoder {
         return try decodeWithInit(T.self, from: &node, parent: parent, step: step)
     }
 
-    /// Whether `node` is a oneof's (read only through a keyed container's field).
-    private static func isOneOfNode(_ node: DecodingNode) -> Bool {
-        if case .bytes(let b) = node { return ProtobufFormat.isOneOf(b) }
-        return false
+    /// Throws for a type protobuf leaves to its tree path, and for a oneof read anywhere but from
+    /// a message's fields (``ProtobufFormat``).
+    @inline(never)
+    private func checkProtobufType<T>(_ type: T.Type, _ node: DecodingNode) throws {
+        var isOneOfNode = false
+        if case .bytes(let b) = node { isOneOfNode = ProtobufFormat.isOneOf(b) }
+        let facts = ProtobufFormat.facts(T.self, direct: typeFacts.entry(T.self).direct)
+        if facts == .alone || facts == .oneOf && !isOneOfNode {
+            throw ProtobufFormat.unsupported("a oneof or map read here", at: 0)
+        }
     }
 
     /// Set when a oneof's container lists no member (an absent optional oneof).

@@ -51,14 +51,36 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     @inline(__always)
     private func node(_ key: Key, _ type: Any.Type) throws -> DecodingNode {
-        guard let found = try lookup(key) ?? absentField(key).map({ .bytes($0) }) else { throw missing(key) }
+        guard let found = try lookup(key) else { return .bytes(try absentOrMissing(key)) }
         return found
+    }
+
+    /// A primitive of a key the scanned container does not hold: its default, or `keyNotFound`.
+    @inline(never)
+    private func absentScalar<S: ScalarDecodable>(_ type: S.Type, _ key: Key, _ format: any ByteFormat.Type) throws
+        -> S
+    {
+        var b = try absentOrMissing(key)
+        do { return try S.read(bytes: &b, format) } catch { throw failure(error, type, key) }
+    }
+
+    @inline(never)
+    private func absentBits(_ kind: ScalarKind, _ type: Any.Type, _ key: Key, _ format: any ByteFormat.Type) throws
+        -> UInt64
+    {
+        var b = try absentOrMissing(key)
+        do { return try format.decodeBits(&b, kind) } catch { throw failure(error, type, key) }
     }
 
     /// The node of a key the container does not hold, where the format reads it as its default
     /// (protobuf: a key without an integer value is no field number, an error); `nil` where it is
     /// missing.
     @inline(never)
+    private func absentOrMissing(_ key: Key) throws -> ByteNode {
+        guard let field = try absentField(key) else { throw missing(key) }
+        return field
+    }
+
     private func absentField(_ key: Key) throws -> ByteNode? {
         guard let format = impl.format, let field = format.absentField() else { return nil }
         if let member = state.memberValue { return member }
@@ -69,11 +91,13 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     /// Throws where the protobuf format leaves a type to its tree path (``ProtobufFormat``).
-    @inline(__always)
-    private func checkProtobufAlone<T>(_ type: T.Type) throws {
-        if impl.formatNeedsFacts, impl.typeFacts.entry(T.self).protobufAlone {
-            throw ProtobufFormat.unsupported("\(T.self)", at: 0)
-        }
+    @inline(never)
+    private func protobufFacts<T>(_ type: T.Type) throws -> ProtobufFormat.TypeFacts {
+        let entry = impl.typeFacts.entry(T.self)
+        guard entry.protobufSpecial else { return .plain }
+        let facts = ProtobufFormat.facts(T.self, direct: entry.direct)
+        if facts == .alone { throw ProtobufFormat.unsupported("\(T.self)", at: 0) }
+        return facts
     }
 
     @inline(never)
@@ -96,7 +120,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
                 guard let value = try recordedScalar(type, key, nilIsAbsent: false) else { throw missing(key) }
                 return value
             }
-            guard var b = try state.scannedNode(forKey: key) ?? absentField(key) else { throw missing(key) }
+            guard var b = state.scannedNode(forKey: key) else { return try absentScalar(type, key, format) }
             do { return try S.read(bytes: &b, format) } catch { throw failure(error, type, key) }
         }
         var n = try node(key, type)
@@ -129,7 +153,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
                     throw failure(error, type, key)
                 }
             }
-            guard var b = try state.scannedNode(forKey: key) ?? absentField(key) else { throw missing(key) }
+            guard var b = state.scannedNode(forKey: key) else { return try absentBits(kind, type, key, format) }
             do { return try format.decodeBits(&b, kind) } catch { throw failure(error, type, key) }
         }
         var n = try node(key, type)
@@ -198,9 +222,8 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// The primitives, which have no nil of their own, read a nil element as absent, as their
     /// own `decodeIfPresent` does.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try checkProtobufAlone(T.self)
-        if impl.formatNeedsFacts, impl.typeFacts.entry(T.self).protobufOneOf { return try oneOf(T.self, key) }
-        return try state.withDecoderAndPath { impl, path in
+        try state.withDecoderAndPath { impl, path in
+            if impl.formatNeedsFacts, try isProtobufOneOf(T.self) { return try oneOf(T.self, key) }
             guard var n = try lookup(key) else { return nil }
             if n.isNil(impl.format), T.self is any ScalarDecodable.Type { return nil }
             return try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
@@ -227,16 +250,30 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// (The lookup is inside the closure, a function of its own: outside, the container's frame
     /// and the closure's would both stay on the stack while the value decodes.)
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        if impl.formatNeedsFacts, impl.typeFacts.entry(T.self).protobufOneOf {
-            guard let value = try oneOf(T.self, key) else {
-                throw ProtobufFormat.unsupported("a oneof with no member set", at: 0)
-            }
-            return value
-        }
-        return try state.withDecoderAndPath { impl, path in
+        try state.withDecoderAndPath { impl, path in
+            if impl.formatNeedsFacts, try isProtobufOneOf(T.self) { return try requiredOneOf(T.self, key) }
             guard var n = try nestedLookup(key) else { return try absent(T.self, key, path) }
             return try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
         }
+    }
+
+    // The protobuf paths are functions of their own: in a generic function that runs
+    // unspecialized (as `decode(_:forKey:)` does), a local of type `T?` costs a metadata look-up
+    // per call, taken or not (+9% instructions on P2 v3 decode).
+
+    /// For protobuf: whether `T` is a ``ProtobufOneOf``; throws for a type left to the tree path.
+    @inline(never)
+    private func isProtobufOneOf<T>(_ type: T.Type) throws -> Bool {
+        try protobufFacts(T.self) == .oneOf
+    }
+
+    /// A oneof that must be set.
+    @inline(never)
+    private func requiredOneOf<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
+        guard let value = try oneOf(T.self, key) else {
+            throw ProtobufFormat.unsupported("a oneof with no member set", at: 0)
+        }
+        return value
     }
 
     /// A ``ProtobufOneOf`` enum stored under `key`: its members are fields of this container's
@@ -263,7 +300,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// its `T?` locals make a generic function look up `Optional<T>`'s metadata on every call.
     @inline(never)
     private func absent<T: Decodable>(_ type: T.Type, _ key: Key, _ path: CodingPathNode) throws -> T {
-        try checkProtobufAlone(T.self)
+        if impl.formatNeedsFacts { _ = try protobufFacts(T.self) }
         if let optional = T.self as? any NilRepresentable.Type, let none = optional.nilValue as? T { return none }
         // A format that gives a missing field its default (protobuf).
         guard var field = try absentField(key).map({ DecodingNode.bytes($0) }) else { throw missing(key) }

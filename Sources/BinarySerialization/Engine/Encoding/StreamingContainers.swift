@@ -57,25 +57,49 @@ struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key)
     }
 
-    /// A primitive's `encodeIfPresent`, as the generic one.
-    private mutating func present<T: Encodable>(_ value: T?, _ key: Key) throws {
-        try encodeIfPresent(value, forKey: key)
+    // The primitives' own: each unwrapped value takes its type's leaf path.
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
     }
-
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try present(value, key) }
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try present(value, key) }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try present(value, key) }
-    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try present(value, key) }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try present(value, key) }
-    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try present(value, key) }
-    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try present(value, key) }
-    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try present(value, key) }
-    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try present(value, key) }
-    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try present(value, key) }
-    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try present(value, key) }
-    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try present(value, key) }
-    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try present(value, key) }
-    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try present(value, key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
+        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
+        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
+        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
+        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
+        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
+        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
+        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
+        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
+        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+    }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key

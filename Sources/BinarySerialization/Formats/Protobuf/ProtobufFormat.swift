@@ -438,12 +438,24 @@ enum ProtobufFormat: ByteFormat {
 }
 
 extension ProtobufFormat {
-    /// Whether the protobuf format leaves decoding a `T` to its tree path: an optional oneof
-    /// read as a value (not through `decodeIfPresent`), a dictionary whose keys are not `String` or
-    /// `Int` (`Dictionary.init(from:)` does not read a map). Asked once per type.
-    static func leavesToTreePath<T>(_ type: T.Type, direct: (any DirectTreeDecodable.Type)?) -> Bool {
-        if let optional = T.self as? any ProtobufOptionalFacts.Type { return optional.wrapsOneOf }
-        return direct == nil && T.self is any UnorderedCollection.Type && !(T.self is any SetFacts.Type)
+    /// What the protobuf format does with a `T`: a oneof is read from the fields of the message
+    /// that holds it; an optional oneof read as a value (not through `decodeIfPresent`) and a
+    /// dictionary whose keys are not `String` or `Int` (`Dictionary.init(from:)` does not read a map)
+    /// are left to the tree path. Asked once per type (the engine caches one bit: not plain).
+    static func facts<T>(_ type: T.Type, direct: (any DirectTreeDecodable.Type)?) -> TypeFacts {
+        if T.self is any ProtobufOneOf.Type { return .oneOf }
+        if let optional = T.self as? any ProtobufOptionalFacts.Type { return optional.wrapsOneOf ? .alone : .plain }
+        if direct == nil, T.self is any UnorderedCollection.Type, !(T.self is any SetFacts.Type) { return .alone }
+        return .plain
+    }
+
+    /// What protobuf decoding needs to know of a type.
+    enum TypeFacts {
+        case plain
+        /// A ``ProtobufOneOf`` enum: its members are fields of the enclosing message.
+        case oneOf
+        /// Left to the tree path.
+        case alone
     }
 
     /// The oneof whose members are fields of the message `holder` (a keyed container's node).
