@@ -67,3 +67,50 @@ import Testing
         #expect(try ProtobufDecoder().decode(Both.self, from: written) == Both(pick: expected), "\(spacedHex(written))")
     }
 }
+
+// Found by the differential against Google's implementation (Interop/): setting another member
+// clears a oneof, so a message member set again starts afresh; a map key stored twice keeps its
+// last entry, unknown fields included.
+@Suite struct ProtobufReferenceFindingsTests {
+    struct Inner: Codable, Equatable {
+        var a: Int32 = 0
+        var b: String = ""
+        enum CodingKeys: Int, CodingKey { case a = 1, b = 2 }
+    }
+    struct Root: Codable, Equatable {
+        var choice: Choice?
+        var byKey: [UInt64: Inner] = [:]
+        enum Choice: Codable, Equatable, ProtobufOneOf {
+            case number(Int32)
+            case inner(Inner)
+            enum CodingKeys: Int, CodingKey { case number = 10, inner = 12 }
+        }
+        enum CodingKeys: Int, CodingKey { case choice = 100, byKey = 3 }
+    }
+
+    func throughTree(_ hex: String) throws -> Data {
+        try ProtobufEncoder().encode(tree: ProtobufDecoder().decodeTree(Root.self, from: Data(bytes(hex))))
+    }
+
+    @Test func aMessageMemberSetAgainAfterAnotherStartsAfresh() throws {
+        // 12 = Inner{a: 1}, 10 = 5, 12 = Inner{b: "x"}: Google reads Inner{b: "x"}.
+        let hex = "6202080150056203120178"
+        let expected = Root(choice: .inner(Inner(a: 0, b: "x")))
+        #expect(try ProtobufDecoder().decode(Root.self, from: Data(bytes(hex))) == expected)
+        #expect(try spacedHex(throughTree(hex)) == spacedHex(Data(bytes("6203120178"))))
+        // The first value's unknown field (39) goes with it.
+        #expect(try spacedHex(throughTree("6203b80201500562020801")) == spacedHex(Data(bytes("62020801"))))
+        // The same member twice with nothing between: merged.
+        #expect(
+            try ProtobufDecoder().decode(Root.self, from: Data(bytes("620208016203120178")))
+                == Root(choice: .inner(Inner(a: 1, b: "x"))))
+    }
+
+    @Test func aMapKeyStoredTwiceKeepsItsLastEntryInTheTree() throws {
+        // [1: Inner{unknown 39 = 1}], then [1: Inner{}]: the last entry, without the unknown field.
+        let withUnknown = "1a 07 08 01 12 03 b8 02 01"
+        let plain = "1a 04 08 01 12 00"
+        #expect(try spacedHex(throughTree(withUnknown + plain)) == spacedHex(Data(bytes(plain))))
+        #expect(try spacedHex(throughTree(plain + withUnknown)) == spacedHex(Data(bytes(withUnknown))))
+    }
+}

@@ -223,11 +223,16 @@ final class ProtobufOneOfDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let member = message.entries.last { Key(intValue: $0.number) != nil }?.number
         if member == nil { foundNoMember = true }
+        // Setting another member clears the oneof: the member's occurrences before the last
+        // other member's are not part of its value (a message member is not merged with them).
+        let cleared = message.entries.lastIndex { $0.number != member && Key(intValue: $0.number) != nil }
+        let since = cleared.map { message.entries[$0].end } ?? 0
         // Every member on the wire is a field of the type, read or replaced: none is unknown
         // (`decodeTree` would keep a replaced member beside the one that replaced it).
         for entry in message.entries where Key(intValue: entry.number) != nil { message.markRead(entry.number) }
         return KeyedDecodingContainer(
-            ProtobufOneOfKeyedDecoder<Key>(context: context, message: message, member: member, location: location))
+            ProtobufOneOfKeyedDecoder<Key>(
+                context: context, message: message, member: member, since: since, location: location))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -246,6 +251,8 @@ struct ProtobufOneOfKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol
     let context: ProtobufDecodingContext
     let message: ProtobufMessage
     let member: Int?
+    /// Where the member's occurrences that count start (after the last other member's).
+    let since: Int
     let location: ProtobufLocation
     var codingPath: [any CodingKey] { location.codingPath }
 
@@ -262,7 +269,7 @@ struct ProtobufOneOfKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol
                 key,
                 .init(codingPath: codingPath, debugDescription: "Protobuf: the oneof member \(key) is not set"))
         }
-        return (number, message.occurrences(number))
+        return (number, message.occurrences(number).filter { $0.tagStart >= since })
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {

@@ -30,7 +30,7 @@ final class ProtobufDecodingContext {
         } catch let error as WireFormatError {
             throw location.decodingError(error)
         }
-        let message = ProtobufMessage(entries, tracksReads: recordsMessages && records)
+        let message = ProtobufMessage(entries, ranges: ranges, tracksReads: recordsMessages && records)
         if recordsMessages, records { messages.append((location.steps, message)) }
         return message
     }
@@ -101,12 +101,15 @@ struct ProtobufLocation {
 /// fields are few; an index would cost more to build than the scans it saves.
 final class ProtobufMessage {
     let entries: [ProtobufFieldEntry]
+    /// Where its bytes are: two readings of one message have the same ranges.
+    let ranges: [Range<Int>]
     /// Whether the numbers asked for are kept (for `decodeTree`).
     private let tracksReads: Bool
     private(set) var read: Set<Int> = []
 
-    init(_ entries: [ProtobufFieldEntry], tracksReads: Bool) {
+    init(_ entries: [ProtobufFieldEntry], ranges: [Range<Int>], tracksReads: Bool) {
         self.entries = entries
+        self.ranges = ranges
         self.tracksReads = tracksReads
     }
 

@@ -7,16 +7,17 @@ import TreeCoding
 enum ProtobufUnknownFields {
     static func insert(_ context: ProtobufDecodingContext, into tree: inout BinaryValue) {
         // A message read twice (a type that decodes a field twice) is one message of the tree: a
-        // field is unknown only if no reading asked for it.
+        // field is unknown only if no reading asked for it. Another message at the same place (a
+        // map key stored twice) replaces it, as its value does.
         var order: [String] = []
         var byPath: [String: (steps: [ProtobufTreeStep], read: Set<Int>, message: ProtobufMessage)] = [:]
         for (steps, message) in context.messages {
             let id = "\(steps)"
-            if var known = byPath[id] {
+            if var known = byPath[id], known.message.ranges == message.ranges {
                 known.read.formUnion(message.read)
                 byPath[id] = known
             } else {
-                order.append(id)
+                if byPath[id] == nil { order.append(id) }
                 byPath[id] = (steps, message.read, message)
             }
         }
