@@ -20,8 +20,8 @@ final class ProtobufSink: ByteSink {
     @exclusivity(unchecked) private var buffer = GrowingBuffer()
     /// One per length-delimited value written as events: where its prefix goes and its length.
     @exclusivity(unchecked) private var prefixes: [(position: Int, length: Int)] = []
-    /// The open nodes, innermost last; the first is the top level.
-    @exclusivity(unchecked) private var contexts: [Context] = []
+    /// The open nodes, innermost last; the first is the top level (always there after a reset).
+    @exclusivity(unchecked) private var contexts = ContextStack()
     @exclusivity(unchecked) private(set) var failure: SinkFailure?
     /// Whether the events are a value's (a plain signed integer's `.zigZag` leaf is `int32` or
     /// `int64`) or a protobuf tree's (`.zigZag` is `sint32` or `sint64`).
@@ -36,7 +36,7 @@ final class ProtobufSink: ByteSink {
     /// Open messages below the top level.
     @exclusivity(unchecked) private var messages = 0
 
-    private enum Kind {
+    fileprivate enum Kind {
         case root
         /// A message: `number` is the field whose key came last and whose value has not.
         case message
@@ -56,14 +56,14 @@ final class ProtobufSink: ByteSink {
     }
 
     /// What a repeated field holds, set by its first element.
-    private enum Element: Equatable {
+    fileprivate enum Element: Equatable {
         case none
         case packed(ProtobufScalarType)
         case delimited(ProtobufScalarType)
         case message
     }
 
-    private struct Context {
+    fileprivate struct Context {
         var kind: Kind
         /// The field number the context writes (see ``Kind``); 0 for none.
         var number = 0
@@ -82,9 +82,9 @@ final class ProtobufSink: ByteSink {
         var members = 0
     }
 
-    init() {
-        contexts.reserveCapacity(16)
-    }
+    init() {}
+
+    deinit { contexts.free() }
 
     var needsTypeFacts: Bool { true }
 
@@ -96,14 +96,14 @@ final class ProtobufSink: ByteSink {
         nextEncodingChosen = false
         depth = 0
         messages = 0
-        while !contexts.isEmpty { contexts.removeLast() }
+        contexts.removeAll()
         contexts.append(Context(kind: .root))
     }
 
     func endRun() {
         buffer.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes)
         prefixes.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 16)
-        contexts.releaseStorage(beyond: RetentionLimits.levels)
+        contexts.trim(to: RetentionLimits.levels)
     }
 
     /// `value`'s proto3 bytes, streamed; `nil` if the streaming run gave up or the sink could not
@@ -385,7 +385,8 @@ final class ProtobufSink: ByteSink {
     }
 
     func end() {
-        guard contexts.count > 1, let closed = contexts.popLast() else { return fail() }
+        guard contexts.count > 1 else { return fail() }
+        let closed = contexts.popLast()
         switch closed.kind {
         case .single:
             depth &-= 1
@@ -608,6 +609,51 @@ final class ProtobufSink: ByteSink {
                 copied = max(copied, entry.position)
             }
             w.bytes(buffer.bytes(copied..<buffer.count))
+        }
+    }
+}
+
+extension ProtobufSink {
+    /// The sink's open contexts in memory of its own: an element is read and changed without an
+    /// array's uniqueness and bounds checks (three changes per field). Indices are below `count`
+    /// by construction: the top level is pushed at every reset, `end()` pops only above it.
+    fileprivate struct ContextStack {
+        private var base = UnsafeMutablePointer<Context>.allocate(capacity: 16)
+        private var capacity = 16
+        private(set) var count = 0
+
+        subscript(i: Int) -> Context {
+            get { base[i] }
+            nonmutating _modify { yield &base[i] }
+        }
+
+        mutating func append(_ context: Context) {
+            if count == capacity { (base, capacity) = doubled(base, count: count, capacity: capacity) }
+            (base + count).initialize(to: context)
+            count &+= 1
+        }
+
+        /// The innermost context, removed (`count` must be above 0).
+        mutating func popLast() -> Context {
+            count &-= 1
+            return (base + count).move()
+        }
+
+        mutating func removeAll() {
+            base.deinitialize(count: count)
+            count = 0
+        }
+
+        /// Gives back what a deep run made the storage grow to.
+        mutating func trim(to limit: Int) {
+            guard capacity > limit else { return }
+            base = shrunk(base, count: count, to: limit)
+            capacity = max(limit, count, 1)
+        }
+
+        func free() {
+            base.deinitialize(count: count)
+            base.deallocate()
         }
     }
 }
