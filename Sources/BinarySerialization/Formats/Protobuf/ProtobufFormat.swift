@@ -283,12 +283,7 @@ enum ProtobufFormat: ByteFormat {
             var r = ByteReader(
                 buffer: occurrence.buffer, offset: occurrence.start &+ Int(occurrence.extra), end: occurrence.end)
             if wire == ProtobufWireType.lengthDelimited.rawValue {
-                switch type.wireType {
-                case .fixed32: out.reserveCapacity(out.count &+ r.remaining / 4)
-                case .fixed64: out.reserveCapacity(out.count &+ r.remaining / 8)
-                default: break
-                }
-                while !r.isAtEnd { out.append(make(try readBits(type, &r))) }
+                try appendPacked(&out, &r, type, make)
                 return
             }
             guard wire == type.wireType.rawValue else {
@@ -300,6 +295,49 @@ enum ProtobufFormat: ByteFormat {
             if !r.isAtEnd { throw WireFormatError(.trailingBytes, "bytes after a value", offset: r.offset) }
         }
         return out
+    }
+
+    /// Appends the numbers of the packed run that fills `r`: fixed-size ones read in one loop,
+    /// one-byte varints (small numbers, `Bool`s) without the varint reader.
+    @inline(__always)
+    private static func appendPacked<T>(
+        _ out: inout [T], _ r: inout ByteReader, _ type: ProtobufScalarType, _ make: (UInt64) -> T
+    ) throws {
+        let width: Int
+        switch type.wireType {
+        case .fixed32: width = 4
+        case .fixed64: width = 8
+        default: width = 0
+        }
+        if width > 0, let base = r.buffer.baseAddress {
+            guard r.remaining % width == 0 else {
+                throw WireFormatError(.truncated, "a packed run of \(type) that ends inside a value", offset: r.offset)
+            }
+            let count = r.remaining / width
+            out.reserveCapacity(out.count &+ count)
+            var at = base + r.offset
+            for _ in 0..<count {
+                let bits =
+                    width == 8
+                    ? UInt64(littleEndian: at.loadUnaligned(as: UInt64.self))
+                    : UInt64(UInt32(littleEndian: at.loadUnaligned(as: UInt32.self)))
+                out.append(make(bits))
+                at += width
+            }
+            r.offset = r.end
+            return
+        }
+        let plain = type != .sint32 && type != .sint64
+        while !r.isAtEnd {
+            // `!isAtEnd`: the byte is within the run.
+            let byte = r.buffer[r.offset]
+            if byte < 0x80, plain {
+                out.append(make(UInt64(byte)))
+                r.offset &+= 1
+            } else {
+                out.append(make(try readBits(type, &r)))
+            }
+        }
     }
 
     /// Calls `body` with each occurrence of the field `node` holds (none when absent), as a
