@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the fuzzer (release, libFuzzer + AddressSanitizer) and runs it on the seed corpus.
 #
-#   [FUZZ_MODE=decode|stream|file|tree|transcode] ./run.sh [SECONDS] [extra libFuzzer args...]
+#   [FUZZ_MODE=decode|stream|file|tree|transcode|protobuf] ./run.sh [SECONDS] [extra libFuzzer args...]
 #   e.g.  FUZZ_MODE=stream ./run.sh 480 -jobs=1 -workers=1
 #
 # SECONDS defaults to 600. Each mode has its own corpus: corpus/ (decode) or corpus-MODE/.
@@ -54,6 +54,15 @@ stream | file)
     # The v2 stream stall found earlier is fixed (README.md, "Findings"); FUZZ_WORKAROUND_V2_STALL=1
     # still skips that comparison if ever needed.
     export FUZZ_WORKAROUND_V2_STALL="${FUZZ_WORKAROUND_V2_STALL:-0}"
+    ;;
+protobuf)
+    # Seeds: generated messages of the protobuf mode's own types (Sources/FuzzDecode/Protobuf.swift),
+    # written by the harness itself (FUZZ_MODE=protobuf-seeds runs once, on libFuzzer's empty input).
+    FUZZ_MODE=protobuf-seeds FUZZ_SEED_OUT="$CORPUS" nice -n 15 .build/release/FuzzDecode -runs=1 >/dev/null 2>&1
+    # The encoder counts nesting levels differently from the decoder (README.md, "Protobuf mode"):
+    # while that is open, a decoded value the encoder refuses as too deep is excused
+    # (FUZZ_PROTOBUF_NESTING=1 checks it).
+    export FUZZ_PROTOBUF_NESTING="${FUZZ_PROTOBUF_NESTING:-0}"
     ;;
 *)
     python3 make_corpus.py "$CORPUS" >/dev/null

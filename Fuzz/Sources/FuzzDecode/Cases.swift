@@ -260,6 +260,7 @@ func fcase<T: Codable & Equatable>(_ name: String, _ type: T.Type, deterministic
         case .tree: exerciseTree(T.self, input)
         case .transcode: exerciseTranscode(T.self, input)
         case .seeds: writeStreamSeed(T.self, input)
+        case .protobuf, .protobufSeeds: break  // Protobuf.swift: types of its own
         }
     })
 }

@@ -154,6 +154,11 @@ enum FuzzMode: String {
     case transcode
     /// Not fuzzing: writes stream seeds (see make_corpus.py --stream) to `FUZZ_SEED_OUT`.
     case seeds
+    /// `ProtobufDecoder` (`decode`, `decodeTree`, `decodeRaw`) and the protobuf round trips
+    /// (Protobuf.swift): its own types and input layout.
+    case protobuf
+    /// Not fuzzing: writes the protobuf seed corpus (generated values) to `FUZZ_SEED_OUT`.
+    case protobufSeeds = "protobuf-seeds"
 
     /// Stream and file inputs carry two plan bytes after the selector.
     var hasPlan: Bool { self == .stream || self == .file || self == .seeds }
@@ -162,14 +167,30 @@ enum FuzzMode: String {
 let fuzzMode: FuzzMode = {
     let name = ProcessInfo.processInfo.environment["FUZZ_MODE"] ?? "decode"
     guard let mode = FuzzMode(rawValue: name) else {
-        fatalError("FUZZ_MODE=\(name): expected decode, stream, file, tree, transcode or seeds")
+        fatalError("FUZZ_MODE=\(name): expected decode, stream, file, tree, transcode, protobuf, seeds or protobuf-seeds")
     }
     return mode
 }()
 
+nonisolated(unsafe) var protobufSeedsWritten = false
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let mode = fuzzMode
+    switch mode {
+    case .protobufSeeds:
+        if !protobufSeedsWritten {
+            protobufSeedsWritten = true
+            writeProtobufSeeds()
+        }
+        return 0
+    case .protobuf:
+        guard size >= 1 else { return 0 }
+        let input = PBFuzzInput(selector: data[0], bytes: Array(UnsafeBufferPointer(start: data + 1, count: size - 1)))
+        protobufCases[Int(data[0] >> 2) % protobufCases.count].run(input)
+        return 0
+    default: break
+    }
     let header = mode.hasPlan ? 3 : 1
     guard size >= header else { return 0 }
     let selector = data[0]
