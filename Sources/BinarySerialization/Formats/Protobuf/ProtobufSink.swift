@@ -30,10 +30,7 @@ final class ProtobufSink: ByteSink {
     @exclusivity(unchecked) private var nextIsOneOf = false
     @exclusivity(unchecked) private var nextEncodingChosen = false
     @exclusivity(unchecked) private var maximumDepth = 0
-    /// Open messages, single-value wrappers and oneof levels: each is at least one level of the
-    /// protobuf tree's nesting, which the tree path bounds by `maximumDepth`.
-    @exclusivity(unchecked) private var depth = 0
-    /// Open messages below the top level.
+    /// Open messages below the top level: at most `maximumDepth`, the decoder's rule.
     @exclusivity(unchecked) private var messages = 0
 
     fileprivate enum Kind {
@@ -94,7 +91,6 @@ final class ProtobufSink: ByteSink {
         failure = nil
         nextIsOneOf = false
         nextEncodingChosen = false
-        depth = 0
         messages = 0
         contexts.removeAll()
         contexts.append(Context(kind: .root))
@@ -326,7 +322,7 @@ final class ProtobufSink: ByteSink {
         if failure != nil { return }
         switch kind {
         case .optional:
-            guard deeper(counted: false) else { return }
+            guard deeper() else { return }
             contexts.append(Context(kind: .optional))
             return
         case .single:
@@ -338,7 +334,7 @@ final class ProtobufSink: ByteSink {
             guard let target = target(.unkeyed([])) else { return }
             switch target {
             case .field(let number, false, _):
-                guard deeper(counted: false) else { return }
+                guard deeper() else { return }
                 contexts.append(Context(kind: .repeated, number: number))
             case .field:
                 refuse(
@@ -361,7 +357,6 @@ final class ProtobufSink: ByteSink {
         switch target {
         case .root:
             guard !isOneOf else { return fail() }
-            depth &+= 1  // undone by its end(), as every message's
             contexts.append(Context(kind: .message))
         case .field(let number, _, let message):
             if isOneOf {
@@ -388,17 +383,12 @@ final class ProtobufSink: ByteSink {
         guard contexts.count > 1 else { return fail() }
         let closed = contexts.popLast()
         switch closed.kind {
-        case .single:
-            depth &-= 1
         case .message:
-            depth &-= 1
             if contexts.count > 1 { messages &-= 1 }
             if closed.number != 0 { fail() }  // a key without its value
         case .oneOf:
-            depth &-= 1
             if closed.members != 1 || closed.number != 0 { fail() }
         case .oneOfCase:
-            depth &-= 1
             // No key: the member is an empty message.
             let tag = ProtobufWire.tag(closed.number, .lengthDelimited)
             buffer.append(ProtobufVarint.size(tag) &+ 1) { w in
@@ -406,9 +396,8 @@ final class ProtobufSink: ByteSink {
                 w.byte(0)
             }
         case .oneOfValue:
-            depth &-= 1
             if closed.number != 0 { fail() }  // the name without a value
-        case .repeated, .optional, .root:
+        case .repeated, .optional, .single, .root:
             break
         }
         var nested = closed.nestedPrefixBytes
@@ -476,13 +465,11 @@ final class ProtobufSink: ByteSink {
         openDelimited(number, at: contexts.count &- 1)
     }
 
-    /// Counts a level of nesting; `false` (and the sink fails) one short of `maximumDepth`, where
-    /// the tree path decides exactly (it counts some levels the events do not show).
-    private func deeper(counted: Bool = true) -> Bool {
-        if counted { depth &+= 1 }
-        // A tree's nesting is checked exactly: messages below the top level, at most
-        // `maximumDepth`, and no more nodes than the replay's recursion is allowed.
-        if fromValue ? depth >= maximumDepth &- 1 : messages > maximumDepth {
+    /// Checks the nesting after a node opened; `false` (and the sink fails) past the limits:
+    /// `maximumDepth` messages below the top level (what the decoder accepts, so that whatever it
+    /// reads is written back), and the nodes the replay's recursion is allowed.
+    private func deeper() -> Bool {
+        if messages > maximumDepth {
             refuse(.unsupportedType("nesting"), "nesting deeper than the limit of \(maximumDepth)", maximumDepth)
             return false
         }

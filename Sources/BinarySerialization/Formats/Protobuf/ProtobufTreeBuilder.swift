@@ -39,7 +39,10 @@ final class ProtobufTreeBuilder {
         if let hook = value as? any ProtobufEncodingHook {
             return try hook.protobufNode(self, path: path, depth: depth)
         }
-        guard depth < maximumDepth else {
+        // A bound on the recursion only: a message level is up to three here (a oneof's enum and
+        // its case are levels of their own). The rule, `maximumDepth` messages as the decoder
+        // counts them, is the writer's (`ProtobufSink`), which every tree goes through.
+        guard depth < maximumDepth &* 3 &+ 3 else {
             throw Self.error(
                 value, path, .unsupportedType("nesting"), "nesting deeper than the limit of \(maximumDepth)")
         }
