@@ -85,9 +85,25 @@ import Testing
         #expect(kept.count == 0 && kept.capacity >= 100 && !kept.failed)
         buffer.append(70_000) { w in for _ in 0..<70_000 { w.byte(9) } }
         buffer.removeAll(keepingCapacityUpTo: 1 << 16)
-        #expect(Self.state(buffer) == State(count: 0, capacity: 0, failed: false))
+        let freed = Self.state(buffer)
+        #expect(freed.count == 0 && freed.capacity <= 1 << 16 && !freed.failed)
+        // An empty write after the large memory was given back (an empty `Data` encoded on a
+        // thread that encoded a large value before) needs memory too: it failed the buffer.
+        buffer.append(0) { _ in }
+        #expect(!Self.state(buffer).failed)
         buffer.byte(5)
         #expect(Self.bytes(buffer, 0..<1) == [5])
+    }
+
+    /// The same through the encoder: a value over the kept 64 KiB, then an empty one.
+    @Test func anEmptyValueAfterALargeOneOnOneThread() throws {
+        let large = Data(repeating: 7, count: 100_000)
+        for format in [BinaryFormat.v3, .v2] {
+            let encoder = BinaryEncoder(format: format)
+            _ = try encoder.encode(large)
+            #expect(try encoder.encode(Data()).count <= 1)
+            #expect(try encoder.encode(tree: .data(Data())).count <= 1)
+        }
     }
 
     /// `setBits` and `truncate` work only inside the written bytes; anywhere else they fail the

@@ -112,7 +112,8 @@ struct GrowingBuffer: ~Copyable {
         return UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
     }
 
-    /// Forgets the written bytes; keeps the memory unless it is larger than `limit` bytes.
+    /// Forgets the written bytes; keeps the memory unless it is larger than `limit` bytes, and then
+    /// keeps a little: an append of no bytes needs memory to point at (it failed the buffer).
     mutating func removeAll(keepingCapacityUpTo limit: Int) {
         count = 0
         failed = false
@@ -120,6 +121,7 @@ struct GrowingBuffer: ~Copyable {
             free(base)
             base = nil
             capacity = 0
+            _ = reserve(max(1, min(limit, 256)))
         }
     }
 }
