@@ -183,18 +183,7 @@ extension ProtobufTreeBuilder {
 
     /// The proto scalar type of a leaf, `nil` for anything else.
     static func protobufType(of leaf: BinaryValue) -> ProtobufScalarType? {
-        switch leaf {
-        case .bool: return .bool
-        case .int32(_, let e): return .integer(signed: true, bits64: false, e)
-        case .int64(_, let e), .int(_, let e): return .integer(signed: true, bits64: true, e)
-        case .uint32(_, let e): return .integer(signed: false, bits64: false, e)
-        case .uint64(_, let e), .uint(_, let e): return .integer(signed: false, bits64: true, e)
-        case .float: return .float
-        case .double: return .double
-        case .string: return .string
-        case .data: return .bytes
-        default: return nil
-        }
+        ProtobufScalarType(leaf: leaf)
     }
 }
 
