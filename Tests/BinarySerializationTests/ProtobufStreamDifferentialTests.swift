@@ -139,18 +139,13 @@ import Testing
         }
     }
 
-    /// The streamed bytes of `value`, which must exist and equal the tree path's.
+    /// The bytes of `value`, streamed, equal those of its tree (`encodeTree`, then `encode(tree:)`).
     func expectSameBytes<T: Encodable>(_ value: T, _ seed: UInt64, sourceLocation: SourceLocation = #_sourceLocation)
         throws
     {
-        let streamed = ProtobufSink.encode(value, userInfo: [:], maximumDepth: 100)
-        let tree = try ProtobufTreeBuilder(userInfo: [:], maximumDepth: 100).root(value)
-        let written = try ProtobufSink.write(tree, maximumDepth: 100)
-        #expect(streamed != nil, "seed \(seed): the stream gave up on \(value)", sourceLocation: sourceLocation)
-        if let streamed {
-            #expect(
-                spacedHex(streamed) == spacedHex(written), "seed \(seed): \(value)", sourceLocation: sourceLocation)
-        }
+        let streamed = try ProtobufEncoder().encode(value)
+        let written = try ProtobufEncoder().encode(tree: ProtobufEncoder().encodeTree(value))
+        #expect(spacedHex(streamed) == spacedHex(written), "seed \(seed): \(value)", sourceLocation: sourceLocation)
     }
 
     @Test func streamedBytesAreTheTreePathBytes() throws {
@@ -168,8 +163,8 @@ import Testing
         }
     }
 
-    /// What proto3 cannot express is not streamed: the tree path reports it.
-    @Test func theStreamLeavesRuleBreakersToTheTreePath() {
+    /// What proto3 cannot express is refused, with the rule and where it was broken.
+    @Test func ruleBreakersAreRefusedWithTheirPath() {
         struct StringKeys: Encodable { var a = 1 }
         struct Small: Encodable {
             var a: Int8 = 1
@@ -187,12 +182,27 @@ import Testing
             var a: [[Int32]] = [[1]]
             enum CodingKeys: Int, CodingKey { case a = 1 }
         }
-        #expect(ProtobufSink.encode(StringKeys(), userInfo: [:], maximumDepth: 100) == nil)
-        #expect(ProtobufSink.encode(Small(), userInfo: [:], maximumDepth: 100) == nil)
-        #expect(ProtobufSink.encode(NilInList(), userInfo: [:], maximumDepth: 100) == nil)
-        #expect(ProtobufSink.encode(OptionalList(), userInfo: [:], maximumDepth: 100) == nil)
-        #expect(ProtobufSink.encode(Nested(), userInfo: [:], maximumDepth: 100) == nil)
-        #expect(ProtobufSink.encode(PB1(Int32(1)).value, userInfo: [:], maximumDepth: 100) == nil)
-        #expect(ProtobufSink.encode(PBChoice.Pick.number(1), userInfo: [:], maximumDepth: 100) == nil)
+        // Each is refused by `encode` and `encodeTree` alike, with the same rule and path.
+        func expectRefused<T: Encodable>(_ value: T, _ path: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            let failure = protobufEncodingFailure(value)
+            #expect(failure?.0 != nil, "\(T.self): \(String(describing: failure))", sourceLocation: sourceLocation)
+            #expect(failure?.1 == path, sourceLocation: sourceLocation)
+            do {
+                _ = try ProtobufEncoder().encodeTree(value)
+                Issue.record("encodeTree accepted \(T.self)", sourceLocation: sourceLocation)
+            } catch let EncodingError.invalidValue(_, context) {
+                #expect(
+                    (context.underlyingError as? ProtobufEncodingError) == failure?.0, sourceLocation: sourceLocation)
+            } catch {
+                Issue.record("\(error)", sourceLocation: sourceLocation)
+            }
+        }
+        expectRefused(StringKeys(), "a")
+        expectRefused(Small(), "1")
+        expectRefused(NilInList(), "1.0")  // an optional element, even a present one
+        expectRefused(OptionalList(), "1")
+        expectRefused(Nested(), "1.0")
+        expectRefused(PB1(Int32(1)).value, "")
+        expectRefused(PBChoice.Pick.number(1), "")
     }
 }

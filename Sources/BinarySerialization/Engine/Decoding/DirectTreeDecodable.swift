@@ -154,15 +154,7 @@ extension Dictionary: DirectTreeDecodable where Key: DictionaryKey, Value: Decod
     static func decodeDirect(
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> [Key: Value] {
-        if impl.formatNeedsFacts {
-            // A protobuf map: entry messages, the last of a key wins.
-            let entries = try impl.decodeValue(
-                [ProtobufMapEntry<Key, Value>].self, from: &node, parent: parent, step: step)
-            var out: [Key: Value] = [:]
-            out.reserveCapacity(entries.count)
-            for entry in entries { out[entry.key] = entry.value }
-            return out
-        }
+        if impl.formatNeedsFacts { return try decodeProtobufMap(from: &node, impl: impl, parent: parent, step: step) }
         let session = impl.session
         let mark = session.keyedStatesInUse
         defer { session.popKeyedStates(to: mark) }

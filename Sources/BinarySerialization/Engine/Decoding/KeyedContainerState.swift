@@ -76,10 +76,10 @@ final class KeyedContainerState {
         hint = 0
         dropLastView()
         if case .bytes(var bytes) = node, let format = impl.format {
-            if impl.formatNeedsFacts { noteOpened(bytes) }
             // The common case, framed here: a `KeyedView` made and dropped would retain and
             // release the storage.
             try openBytes(&bytes, format)
+            if impl.formatNeedsFacts { try noteOpened(bytes) }
             node = .bytes(bytes)
             return
         }
@@ -99,10 +99,27 @@ final class KeyedContainerState {
         }
     }
 
+    /// Notes the node the container was framed from (for protobuf, which may have merged it).
     @inline(never)
-    private func noteOpened(_ node: ByteNode) {
+    private func noteOpened(_ node: ByteNode) throws {
         openedNode = node
         memberValue = ProtobufFormat.memberValue(node)
+        if memberValue == nil, !ProtobufFormat.isOneOf(node) { try impl.enterMessage(at: node.start) }
+    }
+
+    /// For a protobuf oneof's container: the number of the member set last among the stored
+    /// fields whose numbers `isMember` accepts (its value restarted where the others cleared it);
+    /// `nil` when none is stored. `known` gets the positions of every member stored.
+    @inline(never)
+    func oneOfMember(_ isMember: (Int) -> Bool) throws -> Int? {
+        var members: [(position: Int, node: ByteNode)] = []
+        for position in 0..<storage.count where isMember(storage[position].intKey) {
+            members.append((position, storage[position].value))
+        }
+        guard let (position, start) = try ProtobufFormat.memberSetLast(members) else { return nil }
+        storage.base[position].valueStart = start
+        ProtobufReadLog.noteOneOf(members.map(\.node))
+        return storage[position].intKey
     }
 
     /// Frames the entries of the keyed container `node` holds into ``storage``: searched entry by

@@ -4,6 +4,9 @@ import Foundation
 struct DecodingOptions: Sendable {
     var userInfo: [CodingUserInfoKey: any Sendable]
     var maximumDepth: Int
+    /// For protobuf, whose rule counts messages, not values: the most messages open at once
+    /// (the top level's included).
+    var maximumMessages = Int.max
 }
 
 /// The `Decoder` handed to `init(from:)`.
@@ -30,6 +33,9 @@ final class TreeDecoderImpl: Decoder {
     @exclusivity(unchecked) var elementHint: ScalarKind?
     /// Whether the type being decoded asked for a container (see ``decodeWithInit(_:from:parent:step:)``).
     @exclusivity(unchecked) var opened = false
+    /// Protobuf messages open around the current value, and with its own container.
+    @exclusivity(unchecked) private var messagesOutside = 0
+    @exclusivity(unchecked) private var messages = 0
     /// The decoding run this decoder belongs to; closed when the run returns, reopened when the
     /// thread's next run reuses the decoder.
     let session: DecodingSession
@@ -174,7 +180,9 @@ final class TreeDecoderImpl: Decoder {
         _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
     ) throws -> T {
         let facts = typeFacts.entry(T.self)
-        if facts.protobufSpecial, formatNeedsFacts { try checkProtobufType(T.self, node) }
+        if facts.protobufSpecial, formatNeedsFacts, try isProtobufMap(T.self, node, parent: parent, step: step) {
+            return try decodeProtobufMap(T.self, from: &node, parent: parent, step: step)
+        }
         if let direct = facts.direct {
             return try decodeDirect(direct, T.self, from: &node, parent: parent, step: step)
         }
@@ -184,16 +192,28 @@ final class TreeDecoderImpl: Decoder {
         return try decodeWithInit(T.self, from: &node, parent: parent, step: step)
     }
 
-    /// Throws for a type protobuf leaves to its tree path, and for a oneof read anywhere but from
-    /// a message's fields (``ProtobufFormat``).
+    /// For protobuf: whether `T` is a map it reads as entries; throws for a oneof read anywhere
+    /// but from a message's fields (``ProtobufFormat``).
     @inline(never)
-    private func checkProtobufType<T>(_ type: T.Type, _ node: DecodingNode) throws {
-        var isOneOfNode = false
-        if case .bytes(let b) = node { isOneOfNode = ProtobufFormat.isOneOf(b) }
+    private func isProtobufMap<T>(_ type: T.Type, _ node: DecodingNode, parent: CodingPathNode, step: PathStep?)
+        throws -> Bool
+    {
         let facts = ProtobufFormat.facts(T.self, direct: typeFacts.entry(T.self).direct)
-        if facts == .alone || facts == .oneOf && !isOneOfNode {
-            throw ProtobufFormat.unsupported("a oneof or map read here", at: 0)
-        }
+        guard facts == .oneOf || facts == .optionalOneOf else { return facts == .map }
+        if case .bytes(let b) = node, ProtobufFormat.isOneOf(b) { return false }
+        let wire = WireFormatError(
+            .typeMismatch, "\(T.self) is a oneof: it must be a property of a message", offset: node.byteOffset)
+        throw decodingError(wire, T.self, parent.path(appending: step))
+    }
+
+    @inline(never)
+    private func decodeProtobufMap<T>(
+        _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
+    ) throws -> T {
+        guard let map = T.self as? any ProtobufMapDecodable.Type,
+            let value = try map.decodeProtobufMap(from: &node, impl: self, parent: parent, step: step) as? T
+        else { throw typeConfusion(T.self, parent: parent, step: step) }
+        return value
     }
 
     /// Set when a oneof's container lists no member (an absent optional oneof).
@@ -232,6 +252,18 @@ final class TreeDecoderImpl: Decoder {
         guard depth < options.maximumDepth else { throw tooDeep(parent: parent, step: step, at: node.byteOffset) }
     }
 
+    /// Notes that the current value's keyed container is a protobuf message; throws past
+    /// ``DecodingOptions/maximumMessages``.
+    @inline(never)
+    func enterMessage(at offset: Int) throws {
+        messages = messagesOutside &+ 1
+        guard messages > options.maximumMessages else { return }
+        let limit = options.maximumMessages &- 1
+        throw DecodingError.tooDeep(
+            maximumDepth: limit, at: pathNode.path,
+            underlyingError: WireFormatError(.limitExceeded, "messages nested deeper than \(limit)", offset: offset))
+    }
+
     @inline(never)
     private func tooDeep(parent: CodingPathNode, step: PathStep?, at offset: Int?) -> DecodingError {
         DecodingError.tooDeep(
@@ -253,10 +285,14 @@ final class TreeDecoderImpl: Decoder {
         swap(&self.pathStep, &savedStep)
         let savedOpened = self.opened
         let savedKeyedStates = session.keyedStatesInUse
+        let savedMessagesOutside = messagesOutside
+        messagesOutside = messages
         self.elementHint = elementHint(of: T.self)
         self.opened = false
         depth += 1
         defer {
+            messages = messagesOutside
+            messagesOutside = savedMessagesOutside
             swap(&self.node, &node)
             swap(&self.pathParent, &savedParent)
             swap(&self.pathStep, &savedStep)
@@ -296,6 +332,9 @@ final class TreeDecoderImpl: Decoder {
             wire = error
         } else if let violation = error as? TreeRuleViolation {
             wire = WireFormatError(violation)
+        } else if let protobuf = error as? ProtobufDecodingError {
+            return DecodingError.typeMismatch(
+                type, .init(codingPath: path(), debugDescription: "Protobuf: \(protobuf.reason)", underlyingError: protobuf))
         } else {
             return error
         }

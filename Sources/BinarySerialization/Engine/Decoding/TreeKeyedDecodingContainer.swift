@@ -14,6 +14,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// keys once per value).
     var allKeys: [Key] {
         guard impl.session.isOpen else { return [] }
+        if impl.formatNeedsFacts, state.openedNode.map(ProtobufFormat.isOneOf) == true { return oneOfKeys() }
         let view = state.currentView
         let count = view.count
         var keys: [Key] = []
@@ -26,10 +27,17 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
                 keys.append(key)
             }
         }
-        if keys.isEmpty, impl.formatNeedsFacts, state.openedNode.map(ProtobufFormat.isOneOf) == true {
-            impl.oneOfFoundNoMember = true
-        }
         return keys
+    }
+
+    /// A protobuf oneof's keys: the member set last, or none (``TreeDecoderImpl/oneOfFoundNoMember``).
+    @inline(never)
+    private func oneOfKeys() -> [Key] {
+        guard let number = try? state.oneOfMember({ Key(intValue: $0) != nil }), let key = Key(intValue: number) else {
+            impl.oneOfFoundNoMember = true
+            return []
+        }
+        return [key]
     }
 
     func contains(_ key: Key) -> Bool { impl.session.isOpen && state.currentView.contains(key) }
@@ -85,19 +93,19 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         guard let format = impl.format, let field = format.absentField() else { return nil }
         if let member = state.memberValue { return member }
         if key.intValue == nil {
-            throw ProtobufFormat.unsupported("the key \"\(key.stringValue)\" has no integer value", at: 0)
+            let access = ProtobufDecodingError.invalidAccess(
+                "the key \"\(key.stringValue)\" has no integer value: fields need Int coding keys")
+            throw impl.decodingError(access, Key.self, path.path(appending: .key(BinaryKey(key))))
         }
         return field
     }
 
-    /// Throws where the protobuf format leaves a type to its tree path (``ProtobufFormat``).
+    /// What the protobuf format does with `T` (``ProtobufFormat/facts(_:direct:)``).
     @inline(never)
-    private func protobufFacts<T>(_ type: T.Type) throws -> ProtobufFormat.TypeFacts {
+    private func protobufFacts<T>(_ type: T.Type) -> ProtobufFormat.TypeFacts {
         let entry = impl.typeFacts.entry(T.self)
         guard entry.protobufSpecial else { return .plain }
-        let facts = ProtobufFormat.facts(T.self, direct: entry.direct)
-        if facts == .alone { throw ProtobufFormat.unsupported("\(T.self)", at: 0) }
-        return facts
+        return ProtobufFormat.facts(T.self, direct: entry.direct)
     }
 
     @inline(never)
@@ -223,7 +231,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// own `decodeIfPresent` does.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try state.withDecoderAndPath { impl, path in
-            if impl.formatNeedsFacts, try isProtobufOneOf(T.self) { return try oneOf(T.self, key) }
+            if impl.formatNeedsFacts, isProtobufOneOf(T.self) { return try oneOf(T.self, key) }
             guard var n = try lookup(key) else { return nil }
             if n.isNil(impl.format), T.self is any ScalarDecodable.Type { return nil }
             return try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
@@ -251,7 +259,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// and the closure's would both stay on the stack while the value decodes.)
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try state.withDecoderAndPath { impl, path in
-            if impl.formatNeedsFacts, try isProtobufOneOf(T.self) { return try requiredOneOf(T.self, key) }
+            if impl.formatNeedsFacts, isProtobufOneOf(T.self) { return try requiredOneOf(T.self, key) }
             guard var n = try nestedLookup(key) else { return try absent(T.self, key, path) }
             return try impl.decodeValue(T.self, from: &n, parent: path, step: .key(BinaryKey(key)))
         }
@@ -261,19 +269,24 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     // unspecialized (as `decode(_:forKey:)` does), a local of type `T?` costs a metadata look-up
     // per call, taken or not (+9% instructions on P2 v3 decode).
 
-    /// For protobuf: whether `T` is a ``ProtobufOneOf``; throws for a type left to the tree path.
+    /// For protobuf: whether `T` is a ``ProtobufOneOf`` or an optional one.
     @inline(never)
-    private func isProtobufOneOf<T>(_ type: T.Type) throws -> Bool {
-        try protobufFacts(T.self) == .oneOf
+    private func isProtobufOneOf<T>(_ type: T.Type) -> Bool {
+        let facts = protobufFacts(T.self)
+        return facts == .oneOf || facts == .optionalOneOf
     }
 
-    /// A oneof that must be set.
+    /// A oneof read with `decode(_:forKey:)`: `nil` when none is set and `T` is optional, else
+    /// `valueNotFound`.
     @inline(never)
     private func requiredOneOf<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
-        guard let value = try oneOf(T.self, key) else {
-            throw ProtobufFormat.unsupported("a oneof with no member set", at: 0)
-        }
-        return value
+        if let value = try oneOf(T.self, key) { return value }
+        if let optional = T.self as? any NilRepresentable.Type, let none = optional.nilValue as? T { return none }
+        throw DecodingError.valueNotFound(
+            T.self,
+            .init(
+                codingPath: path.path(appending: .key(BinaryKey(key))),
+                debugDescription: "Protobuf: no member of the oneof \(T.self) is set"))
     }
 
     /// A ``ProtobufOneOf`` enum stored under `key`: its members are fields of this container's
@@ -300,7 +313,6 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// its `T?` locals make a generic function look up `Optional<T>`'s metadata on every call.
     @inline(never)
     private func absent<T: Decodable>(_ type: T.Type, _ key: Key, _ path: CodingPathNode) throws -> T {
-        if impl.formatNeedsFacts { _ = try protobufFacts(T.self) }
         if let optional = T.self as? any NilRepresentable.Type, let none = optional.nilValue as? T { return none }
         // A format that gives a missing field its default (protobuf).
         guard var field = try absentField(key).map({ DecodingNode.bytes($0) }) else { throw missing(key) }

@@ -78,10 +78,24 @@ enum UnorderedFact: DirectStreamEncodable {
     func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {}
 }
 
-/// Collections whose `encode(to:)` writes their elements in no fixed order.
-protocol UnorderedCollection {}
-extension Set: UnorderedCollection {}
-extension Dictionary: UnorderedCollection {}
+enum MapEntryFact: DirectStreamEncodable {
+    func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {}
+}
+
+/// Collections whose `encode(to:)` writes their elements in no fixed order, and the form a sink
+/// that needs type facts gets them in (equal values, equal bytes): a set's elements sorted, a
+/// dictionary as its map entries sorted by key.
+protocol UnorderedCollection {
+    var orderedForm: any Encodable { get }
+}
+
+extension Set: UnorderedCollection where Element: Encodable {
+    var orderedForm: any Encodable { ProtobufOrder.sorted(Array(self)) }
+}
+
+extension Dictionary: UnorderedCollection where Key: Encodable, Value: Encodable {
+    var orderedForm: any Encodable { ProtobufMapEntries(self) }
+}
 
 extension PackedElement {
     static func streamArray(_ elements: [Self], into engine: StreamingEncoder) {

@@ -42,6 +42,8 @@ enum TypeFact {
     /// The next leaf's integer encoding was chosen by a wrapper (``ZigZagEncoded``,
     /// ``SignedValue``...), rather than being its type's default.
     case chosenEncoding
+    /// The next keyed container is a map entry: its field 1 is the map's key.
+    case mapEntry
 }
 
 extension EncodingSink {

@@ -35,6 +35,7 @@ final class StreamingEncoder {
     private let reusesBoxes = ContainerBoxes.reusesBoxes
     /// Set by the first thing this run cannot stream; every later call returns at once.
     @exclusivity(unchecked) private(set) var gaveUp = false
+    @exclusivity(unchecked) private var thrownError: (any Error)?
 
     /// What an open frame is.
     enum State {
@@ -101,6 +102,7 @@ final class StreamingEncoder {
         while !frames.isEmpty { frames.removeLast() }
         while !keys.isEmpty { keys.removeLast() }
         gaveUp = false
+        thrownError = nil
         // `nextID` goes on counting, for the root too: a container kept from an earlier run (or
         // handed out as id 0 after giving up) never names a frame of this run.
         let rootID = nextID
@@ -120,9 +122,17 @@ final class StreamingEncoder {
                 try encodeValue(value, step: nil, in: 0)
             }
         } catch {
+            if !gaveUp, !(error is GaveUp) { thrownError = error }
             return false
         }
         return activate(rootID) != nil && !gaveUp
+    }
+
+    /// The error the last run's `encode(to:)` threw, if that is why it returned `false`; taken
+    /// (the engine does not keep the caller's objects between runs).
+    func takeThrownError() -> (any Error)? {
+        defer { thrownError = nil }
+        return thrownError
     }
 
     // MARK: Keyed containers
@@ -318,6 +328,8 @@ final class StreamingEncoder {
                 direct = OneOfFact.self
             } else if T.self is any UnorderedCollection.Type {
                 direct = UnorderedFact.self
+            } else if T.self is any ProtobufMapEntryMarker.Type {
+                direct = MapEntryFact.self
             }
         }
         if RetentionLimits.reuses { directTypes.remember(direct, for: ObjectIdentifier(T.self)) }
@@ -333,8 +345,13 @@ final class StreamingEncoder {
                 sink.note(.oneOf)
                 return try encodeWithChild(value, step: step, in: parent)
             }
-            // A set or dictionary in no order the events can fix: the tree path orders it.
-            throw giveUp()
+            if D.self == MapEntryFact.self {
+                sink.note(.mapEntry)
+                return try encodeWithChild(value, step: step, in: parent)
+            }
+            // A set or dictionary: sent in the order the sink needs.
+            guard let unordered = value as? any UnorderedCollection else { throw giveUp() }
+            return try encodeValue(unordered.orderedForm, step: step, in: parent)
         }
         try reinterpret(value, as: D.self).stream(into: self, step: step, in: parent)
     }

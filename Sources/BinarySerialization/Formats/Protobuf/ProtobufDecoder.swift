@@ -45,19 +45,16 @@ public struct ProtobufDecoder: Sendable {
         try bytes.withUnsafeBytes { try decode(type, bytes: $0) }
     }
 
-    /// Read by the one decoder (``ProtobufFormat``); what it does not take on, and any input it
-    /// refuses, is read again through the protobuf tree path, which decodes the rest and reports
-    /// malformed input in detail.
+    /// Read by the one decoder (``ProtobufFormat``), with the copies of merged messages freed
+    /// when the outermost run on the thread returns.
     private func decode<T: Decodable>(_ type: T.Type, bytes: UnsafeRawBufferPointer) throws -> T {
-        if let value = try? streamed(type, bytes) { return value }
-        return try run(type, ProtobufInput(bytes), recording: false).value
-    }
-
-    /// `type` read from `bytes` by the one decoder.
-    func streamed<T: Decodable>(_ type: T.Type, _ bytes: UnsafeRawBufferPointer) throws -> T {
-        try TreeDecoderImpl.decodeRoot(
-            T.self, from: .bytes(ProtobufFormat.root(bytes)), format: ProtobufFormat.self,
-            options: DecodingOptions(userInfo: userInfo, maximumDepth: maximumDepth))
+        try ProtobufMerges.scoped {
+            try TreeDecoderImpl.decodeRoot(
+                T.self, from: .bytes(ProtobufFormat.root(bytes)), format: ProtobufFormat.self,
+                options: DecodingOptions(
+                    userInfo: userInfo, maximumDepth: ProtobufSink.valueDepth(maximumDepth),
+                    maximumMessages: maximumDepth &+ 1))
+        }
     }
 
     /// Decodes a message of type `type` with a default decoder.
@@ -74,10 +71,12 @@ public struct ProtobufDecoder: Sendable {
     /// - Throws: `DecodingError` as `decode(_:from:)`; `EncodingError` if the value read has no
     ///   protobuf tree.
     public func decodeTree<T: Codable>(_ type: T.Type, from data: Data) throws -> BinaryValue {
-        let (value, context) = try data.withUnsafeBytes { try run(type, ProtobufInput($0), recording: true) }
-        var tree = try ProtobufTreeBuilder(userInfo: userInfo, maximumDepth: maximumDepth).root(value)
-        ProtobufUnknownFields.insert(context, into: &tree)
-        return tree
+        try data.withUnsafeBytes { bytes in
+            let (value, log) = try ProtobufReadLog.recording(bytes) { try decode(type, bytes: bytes) }
+            var tree = try ProtobufSink.tree(value, userInfo: userInfo, maximumDepth: maximumDepth)
+            ProtobufUnknownFields.insert(from: bytes, log: log, into: &tree)
+            return tree
+        }
     }
 
     /// Decodes `type` from a protobuf tree: the value its bytes (``ProtobufEncoder/encode(tree:)``)
@@ -89,21 +88,5 @@ public struct ProtobufDecoder: Sendable {
         var encoder = ProtobufEncoder()
         encoder.maximumDepth = maximumDepth
         return try decode(type, from: encoder.encode(tree: tree))
-    }
-
-    func run<T: Decodable>(_ type: T.Type, _ input: ProtobufInput, recording: Bool) throws -> (
-        value: T, context: ProtobufDecodingContext
-    ) {
-        let context = ProtobufDecodingContext(
-            input: input, userInfo: userInfo, maximumDepth: maximumDepth, recordsMessages: recording)
-        let location = ProtobufLocation.root
-        if T.self is any ProtobufLeaf.Type || T.self is any ProtobufDecodingHook.Type
-            || T.self is any ProtobufOneOf.Type
-        {
-            throw location.invalidAccess(
-                T.self, .invalidAccess("\(T.self) at the top level"), "the top level must be a message, not \(T.self)")
-        }
-        let decoder = ProtobufValueDecoder(context: context, source: .message(0..<input.count), location: location)
-        return (try T(from: decoder), context)
     }
 }

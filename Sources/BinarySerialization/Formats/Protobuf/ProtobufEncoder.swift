@@ -30,10 +30,7 @@ public struct ProtobufEncoder: Sendable {
     /// - Throws: `EncodingError` if the value has no proto3 form.
     /// - Complexity: O(n) in the size of the value.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        // Streamed by the engine; through the protobuf tree where the stream gives up (containers
-        // used out of order) or the value breaks a rule (the tree path reports it).
-        if let data = ProtobufSink.encode(value, userInfo: userInfo, maximumDepth: maximumDepth) { return data }
-        return try ProtobufSink.write(tree(value), maximumDepth: maximumDepth)
+        try ProtobufSink.encode(value, userInfo: userInfo, maximumDepth: maximumDepth)
     }
 
     /// Encodes `value` with a default encoder.
@@ -51,9 +48,7 @@ public struct ProtobufEncoder: Sendable {
     /// - Throws: `EncodingError` if the value has no proto3 form (the tree is checked as
     ///   ``encode(tree:)`` checks it).
     public func encodeTree<T: Encodable>(_ value: T) throws -> BinaryValue {
-        let tree = try tree(value)
-        _ = try ProtobufSink.write(tree, maximumDepth: maximumDepth)
-        return tree
+        try ProtobufSink.tree(value, userInfo: userInfo, maximumDepth: maximumDepth)
     }
 
     /// Writes a protobuf tree: `encode(tree: encodeTree(v))` equals `encode(v)`. `.unknown` nodes
@@ -63,13 +58,5 @@ public struct ProtobufEncoder: Sendable {
     ///   `nil` in a repeated field, an 8- or 16-bit integer...).
     public func encode(tree: BinaryValue) throws -> Data {
         try ProtobufSink.write(tree, maximumDepth: maximumDepth)
-    }
-
-    private func tree<T: Encodable>(_ value: T) throws -> BinaryValue {
-        if value is any ProtobufOneOf {
-            throw ProtobufTreeBuilder.error(
-                value, [], .rootIsNotKeyedContainer, "a oneof must be a property of a message, not the top level")
-        }
-        return try ProtobufTreeBuilder(userInfo: userInfo, maximumDepth: maximumDepth).root(value)
     }
 }

@@ -69,3 +69,22 @@ public enum ProtobufDecodingError: Error, Sendable, Equatable {
 /// }
 /// ```
 public protocol ProtobufOneOf {}
+
+extension ProtobufDecodingError {
+    /// What was asked that protobuf cannot answer, for a `DecodingError`'s description.
+    var reason: String {
+        switch self {
+        case .unexpectedDictionaryKey: return "a map key that is not the dictionary's key type"
+        case .superNotSupported: return "superDecoder() has no proto3 form"
+        case .unsupportedType(let name): return "proto3 has no scalar type for \(name) (use Int32, UInt32, Int64 or UInt64)"
+        case .invalidAccess(let what): return what
+        }
+    }
+}
+
+extension WireFormatError {
+    /// The error as `DecodingError.dataCorrupted` for bytes read without a type (no coding path).
+    var topLevelDecodingError: DecodingError {
+        .dataCorrupted(.init(codingPath: [], debugDescription: "Protobuf: \(summary)", underlyingError: self))
+    }
+}

@@ -18,7 +18,7 @@ extension ProtobufDecoder {
         do {
             try explainer.message(0..<input.count, depth: 0)
         } catch let error as WireFormatError {
-            throw ProtobufLocation.root.decodingError(error)
+            throw error.topLevelDecodingError
         }
         return explainer.dump.text
     }

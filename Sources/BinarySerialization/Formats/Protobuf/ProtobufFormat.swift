@@ -17,10 +17,9 @@ import TreeCoding
 ///   as `member`s (the high bit, over the kind of the field's node): a keyed container opened on a
 ///   member reads the member's value for any key (a case's associated value, `_0` or a label).
 ///
-/// What this reader does not take on itself throws, and ``ProtobufDecoder`` reads the input again
-/// through its protobuf tree path, which reports malformed input in detail and decodes what this
-/// reader leaves to it: oneofs, maps whose keys are not `String` or `Int`, a message stored in
-/// several occurrences (merged), groups.
+/// A message stored in several occurrences is read as their contents one after the other (protobuf
+/// merges them so), copied once into memory the decoding run owns (``ProtobufMerges``). Groups
+/// (wire types 3 and 4) are framed and skipped as unknown fields.
 enum ProtobufFormat: ByteFormat {
     static let message: UInt8 = 0
     static let value: UInt8 = 1 << 3
@@ -54,12 +53,10 @@ enum ProtobufFormat: ByteFormat {
 
     // MARK: Fields
 
-    /// Reads one field at `r`: groups are left to the tree path.
+    /// Reads one field at `r` (a group whole).
     @inline(__always)
-    private static func field(_ r: inout ByteReader) throws -> ProtobufFieldEntry {
-        let entry = try ProtobufFraming.field(&r, groupDepth: 0, maximumDepth: 0)
-        if entry.wireType == .startGroup { throw unsupported("a group", at: entry.tagStart) }
-        return entry
+    static func field(_ r: inout ByteReader) throws -> ProtobufFieldEntry {
+        try ProtobufFraming.field(&r, groupDepth: 0, maximumDepth: ProtobufFraming.maximumGroupDepth)
     }
 
     /// The last occurrence of a `fields` node (whose first occurrence is at its start), as a
@@ -97,9 +94,11 @@ enum ProtobufFormat: ByteFormat {
             marks = member
         case absent:
             return
+        case fields:
+            node = try ProtobufMerges.merged(occurrences(of: node), of: node.buffer)
+            start = node.start
         default:
-            // A message in several occurrences is merged by the tree path.
-            throw unsupported("a message that is not one length-delimited value", at: node.start)
+            throw notAMessage(node)
         }
         var r = ByteReader(buffer: node.buffer, offset: start, end: node.end)
         var previous = 0
@@ -114,6 +113,22 @@ enum ProtobufFormat: ByteFormat {
                 extra: UInt8(truncatingIfNeeded: entry.valueStart &- entry.tagStart))
         }
         if !ascending { mergeOccurrences(entries, end: node.end) }
+    }
+
+    @inline(never)
+    static func notAMessage(_ node: ByteNode) -> WireFormatError {
+        WireFormatError(
+            .typeMismatch, "expected a message (wire type 2), found wire type \(wireType(node))", offset: node.start)
+    }
+
+    /// The values of the occurrences of the message field `node` holds (a `fields` node), in order.
+    private static func occurrences(of node: ByteNode) throws -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        try forEachOccurrence(node) { occurrence in
+            guard wireType(occurrence) == ProtobufWireType.lengthDelimited.rawValue else { throw notAMessage(occurrence) }
+            ranges.append(occurrence.start &+ Int(occurrence.extra)..<occurrence.end)
+        }
+        return ranges
     }
 
     /// Makes the first entry of a number stored more than once a `fields` node (all of them) and
@@ -136,6 +151,18 @@ enum ProtobufFormat: ByteFormat {
     }
 
     // MARK: Scalars
+
+    /// The error of a request for a type proto3 has no scalar for.
+    @inline(never)
+    static func noScalar(_ kind: ScalarKind) -> ProtobufDecodingError {
+        switch kind {
+        case .int8: return .unsupportedType("Int8")
+        case .uint8: return .unsupportedType("UInt8")
+        case .int16: return .unsupportedType("Int16")
+        case .uint16: return .unsupportedType("UInt16")
+        default: return .unsupportedType("\(kind)")
+        }
+    }
 
     /// The proto type a request for `kind` reads: a plain signed integer asks for `.zigZag` (v3's
     /// default) and is `int32`/`int64`; `chosen` (a wrapper's request) takes the encoding as asked.
@@ -224,9 +251,7 @@ enum ProtobufFormat: ByteFormat {
 
     @inline(__always)
     private static func bits(_ node: inout ByteNode, _ kind: ScalarKind, chosen: Bool) throws -> UInt64 {
-        guard let type = scalarType(kind, chosen: chosen), type.isPackable else {
-            throw unsupported("no proto3 scalar for \(kind)", at: node.start)
-        }
+        guard let type = scalarType(kind, chosen: chosen), type.isPackable else { throw noScalar(kind) }
         guard var r = try reader(&node, type) else { return 0 }
         let bits = try readBits(type, &r)
         try finish(r, node)
@@ -270,7 +295,7 @@ enum ProtobufFormat: ByteFormat {
         case .uint: return .uint(try numbers(node, .uint64) { UInt(truncatingIfNeeded: $0) })
         case .float: return .float(try numbers(node, .float) { Float(bitPattern: UInt32(truncatingIfNeeded: $0)) })
         case .double: return .double(try numbers(node, .double) { Double(bitPattern: $0) })
-        case .int8, .uint8, .int16, .uint16: throw unsupported("no proto3 scalar for \(kind.rawValue)", at: node.start)
+        case .int8, .uint8, .int16, .uint16: throw ProtobufDecodingError.unsupportedType(kind.rawValue)
         }
     }
 
@@ -476,17 +501,14 @@ enum ProtobufFormat: ByteFormat {
 }
 
 extension ProtobufFormat {
-    /// What the protobuf format does with a `T`: a oneof is read from the fields of the message
-    /// that holds it; an optional oneof read as a value (not through `decodeIfPresent`) and a
-    /// dictionary whose keys are not `String` or `Int` (`Dictionary.init(from:)` does not read a map)
-    /// are left to the tree path. Asked once per type (the engine caches one bit: not plain).
+    /// What the protobuf format does with a `T`: a oneof (or an optional one) is read from the
+    /// fields of the message that holds it, and a dictionary whose keys are not `String` or `Int`
+    /// as map entries (its `init(from:)` would read an unkeyed container of keys and values).
+    /// Asked once per type (the engine caches one bit: not plain).
     static func facts<T>(_ type: T.Type, direct: (any DirectTreeDecodable.Type)?) -> TypeFacts {
-        // Oneofs are left to the tree path for now: read through the engine (the `.oneOf` path
-        // below), LeakSanitizer found two container paths leaked when oneofs and nested messages
-        // were decoded in turn on one thread; until that is understood, the tree path reads them.
-        if T.self is any ProtobufOneOf.Type { return .alone }
-        if let optional = T.self as? any ProtobufOptionalFacts.Type { return optional.wrapsOneOf ? .alone : .plain }
-        if direct == nil, T.self is any UnorderedCollection.Type, !(T.self is any SetFacts.Type) { return .alone }
+        if T.self is any ProtobufOneOf.Type { return .oneOf }
+        if let optional = T.self as? any ProtobufOptionalFacts.Type, optional.wrapsOneOf { return .optionalOneOf }
+        if direct == nil, T.self is any ProtobufMapDecodable.Type { return .map }
         return .plain
     }
 
@@ -495,8 +517,9 @@ extension ProtobufFormat {
         case plain
         /// A ``ProtobufOneOf`` enum: its members are fields of the enclosing message.
         case oneOf
-        /// Left to the tree path.
-        case alone
+        case optionalOneOf
+        /// A dictionary read through ``ProtobufMapDecodable``.
+        case map
     }
 
     /// The oneof whose members are fields of the message `holder` (a keyed container's node).
@@ -512,6 +535,35 @@ extension ProtobufFormat {
     }
 
     static func isOneOf(_ node: ByteNode) -> Bool { kind(node) == oneOf }
+
+    /// Of the members of a oneof stored (`members`: their entries' positions and nodes), the one
+    /// set last, which is the oneof's value, and the first of its occurrences that count: setting
+    /// another member clears the oneof, so a message member set again starts afresh.
+    static func memberSetLast(_ members: [(position: Int, node: ByteNode)]) throws -> (position: Int, start: Int)? {
+        var lasts: [Int] = []
+        for member in members { lasts.append(try lastOccurrenceStart(member.node)) }
+        guard let winner = lasts.indices.max(by: { lasts[$0] < lasts[$1] }) else { return nil }
+        let cleared = lasts.indices.filter { $0 != winner }.map { lasts[$0] }.max() ?? -1
+        let node = members[winner].node
+        guard kind(node) == fields, cleared > node.start else { return (members[winner].position, node.start) }
+        var start = node.start
+        try forEachOccurrence(node) { occurrence in
+            if start < cleared, occurrence.start > cleared { start = occurrence.start }
+        }
+        return (members[winner].position, start)
+    }
+
+    /// Where each occurrence of the field `node` holds starts.
+    static func occurrenceStarts(_ node: ByteNode) -> [Int] {
+        var starts: [Int] = []
+        try? forEachOccurrence(node) { starts.append($0.start) }
+        return starts
+    }
+
+    /// Where the last occurrence of the field `node` holds starts.
+    private static func lastOccurrenceStart(_ node: ByteNode) throws -> Int {
+        kind(node) == fields ? try lastOccurrence(node).start : node.start
+    }
 
     /// The value a keyed container opened on a oneof member reads for every key; `nil` for other
     /// nodes.
@@ -531,9 +583,24 @@ extension Optional: ProtobufOptionalFacts {
     static var wrapsOneOf: Bool { Wrapped.self is any ProtobufOneOf.Type }
 }
 
-/// Sets, which protobuf reads as any repeated field.
-protocol SetFacts {}
-extension Set: SetFacts {}
+/// A dictionary as protobuf stores a map: entry messages, the last of a key winning.
+protocol ProtobufMapDecodable {
+    static func decodeProtobufMap(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> Self
+}
+
+extension Dictionary: ProtobufMapDecodable where Key: Decodable, Value: Decodable {
+    static func decodeProtobufMap(
+        from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> Self {
+        let entries = try impl.decodeValue([ProtobufMapEntry<Key, Value>].self, from: &node, parent: parent, step: step)
+        var out: Self = [:]
+        out.reserveCapacity(entries.count)
+        for entry in entries { out[entry.key] = entry.value }
+        return out
+    }
+}
 
 /// A map entry message: the key in field 1, the value in field 2, either absent (the default).
 struct ProtobufMapEntry<Key: Decodable, Value: Decodable>: Decodable {

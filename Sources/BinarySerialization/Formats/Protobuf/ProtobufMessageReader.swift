@@ -43,6 +43,9 @@ struct ProtobufFieldEntry {
 /// The framing of protobuf messages: a message is fields until its end, each a tag and a value in
 /// the tag's wire type.
 enum ProtobufFraming {
+    /// How deep groups may nest (they are skipped whole, by recursion).
+    static let maximumGroupDepth = 100
+
     /// The fields of the message stored in `ranges` (one range, or the occurrences of a message
     /// field that was split: protobuf merges them as if their bytes were one message).
     static func fields(_ input: ProtobufInput, _ ranges: [Range<Int>], maximumDepth: Int) throws

@@ -23,7 +23,7 @@ enum ProtobufOrder {
 
 /// A dictionary as protobuf writes a map: entry messages `[1: key, 2: value]` sorted by key, both
 /// fields present whatever their value (as protobuf's own writers do).
-struct ProtobufMapEntries<Key: DictionaryKey, Value: Encodable>: Encodable {
+struct ProtobufMapEntries<Key: Encodable & Hashable, Value: Encodable>: Encodable {
     private let keys: [Key]
     private let dictionary: [Key: Value]
 
@@ -40,7 +40,7 @@ struct ProtobufMapEntries<Key: DictionaryKey, Value: Encodable>: Encodable {
         }
     }
 
-    private struct Entry: Encodable {
+    private struct Entry: Encodable, ProtobufMapEntryMarker {
         let key: Key
         let value: Value
         enum CodingKeys: Int, CodingKey { case key = 1, value = 2 }
@@ -52,3 +52,6 @@ struct ProtobufMapEntries<Key: DictionaryKey, Value: Encodable>: Encodable {
         }
     }
 }
+
+/// A map entry as ``ProtobufMapEntries`` writes it (the engine notes ``TypeFact/mapEntry``).
+protocol ProtobufMapEntryMarker {}

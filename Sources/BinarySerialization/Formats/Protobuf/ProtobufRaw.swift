@@ -73,7 +73,7 @@ extension ProtobufDecoder {
         do {
             return try ProtobufRawReader(input: input, maximumDepth: maximumDepth).message(0..<input.count, depth: 0)
         } catch let error as WireFormatError {
-            throw ProtobufLocation.root.decodingError(error)
+            throw error.topLevelDecodingError
         }
     }
 }

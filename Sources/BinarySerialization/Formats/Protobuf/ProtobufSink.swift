@@ -29,9 +29,15 @@ final class ProtobufSink: ByteSink {
     /// Facts about the next event, from ``note(_:)``.
     @exclusivity(unchecked) private var nextIsOneOf = false
     @exclusivity(unchecked) private var nextEncodingChosen = false
+    @exclusivity(unchecked) private var nextIsMapEntry = false
     @exclusivity(unchecked) private var maximumDepth = 0
     /// Open messages below the top level: at most `maximumDepth`, the decoder's rule.
     @exclusivity(unchecked) private var messages = 0
+    /// Set for `encodeTree`: what the sink decides to write goes here instead of into bytes.
+    @exclusivity(unchecked) private var tree: ProtobufTreeOutput?
+    /// Set to report a failure: each open context's last key (or element index), for its path.
+    @exclusivity(unchecked) private var pathKeys: [BinaryKey?]?
+    @exclusivity(unchecked) private(set) var failurePath: [BinaryKey] = []
 
     fileprivate enum Kind {
         case root
@@ -75,6 +81,8 @@ final class ProtobufSink: ByteSink {
         var small: UInt64 = 0
         var large = false
         var largeMember = false
+        /// A map entry message: field 1 is the key, which must be an integer, `Bool` or string.
+        var mapEntry = false
         /// Members written in a oneof context.
         var members = 0
     }
@@ -85,38 +93,97 @@ final class ProtobufSink: ByteSink {
 
     var needsTypeFacts: Bool { true }
 
-    private func reset(maximumDepth: Int, fromValue: Bool) {
+    private func reset(maximumDepth: Int, fromValue: Bool, tree: ProtobufTreeOutput? = nil, tracksPath: Bool = false) {
         self.maximumDepth = maximumDepth
         self.fromValue = fromValue
+        self.tree = tree
+        pathKeys = tracksPath ? [nil] : nil
+        failurePath = []
         failure = nil
         nextIsOneOf = false
         nextEncodingChosen = false
+        nextIsMapEntry = false
         messages = 0
         contexts.removeAll()
         contexts.append(Context(kind: .root))
     }
 
     func endRun() {
+        tree = nil
+        pathKeys = nil
         buffer.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes)
         prefixes.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 16)
         contexts.trim(to: RetentionLimits.levels)
     }
 
-    /// `value`'s proto3 bytes, streamed; `nil` if the streaming run gave up or the sink could not
-    /// write what it was sent (the caller then encodes through the protobuf tree).
+    /// `value`'s proto3 bytes, streamed.
+    ///
+    /// - Throws: `EncodingError` for what proto3 cannot express, with its coding path.
     static func encode<T: Encodable>(_ value: T, userInfo: [CodingUserInfoKey: any Sendable], maximumDepth: Int)
-        -> Data?
+        throws -> Data
+    {
+        let options = engineOptions(userInfo, maximumDepth)
+        return try StreamingScratch.with { scratch in
+            let streamer = scratch.protobuf
+            streamer.sink.reset(maximumDepth: maximumDepth, fromValue: true)
+            if let data = streamer.run(value, options: options) { return data }
+            throw error(of: value, options, streamer)
+        }
+    }
+
+    /// `value`'s protobuf tree (``ProtobufTreeOutput`` gives its shape).
+    ///
+    /// - Throws: `EncodingError` for what proto3 cannot express, with its coding path.
+    static func tree<T: Encodable>(_ value: T, userInfo: [CodingUserInfoKey: any Sendable], maximumDepth: Int)
+        throws -> BinaryValue
+    {
+        let options = engineOptions(userInfo, maximumDepth)
+        return try StreamingScratch.with { scratch in
+            let streamer = scratch.protobuf
+            let output = ProtobufTreeOutput()
+            streamer.sink.reset(maximumDepth: maximumDepth, fromValue: true, tree: output)
+            if streamer.run(value, options: options) != nil, let tree = output.result { return tree }
+            throw error(of: value, options, streamer)
+        }
+    }
+
+    private static func engineOptions(_ userInfo: [CodingUserInfoKey: any Sendable], _ maximumDepth: Int)
+        -> TreeEncoder
     {
         var options = TreeEncoder()
         options.userInfo = userInfo
-        // The sink bounds message nesting; the engine's bound only keeps a deep value's recursion
-        // finite (it counts encoders, several per message).
-        options.maximumDepth = maximumDepth &* 4 &+ 8
-        return StreamingScratch.with { scratch in
-            let streamer = scratch.protobuf
-            streamer.sink.reset(maximumDepth: maximumDepth, fromValue: true)
-            return streamer.run(value, options: options)
-        }
+        options.maximumDepth = valueDepth(maximumDepth)
+        return options
+    }
+
+    /// The engine's depth for protobuf's `maximumDepth` messages: protobuf bounds message nesting
+    /// (the sink, the decoder's message count); the engine's bound only keeps a deep value's
+    /// recursion finite (it counts values, several per message: a oneof, its case, an array...).
+    static func valueDepth(_ maximumDepth: Int) -> Int {
+        maximumDepth.multipliedReportingOverflow(by: 4).overflow ? Int.max : maximumDepth &* 4 &+ 8
+    }
+
+    /// Why `value` could not be written: encoded again with the coding path kept, the rule the
+    /// sink refused, else the error `encode(to:)` threw, else the engine's reason to give up.
+    @inline(never)
+    private static func error<T: Encodable>(of value: T, _ options: TreeEncoder, _ streamer: Streamer<ProtobufSink>)
+        -> any Error
+    {
+        let sink = streamer.sink
+        sink.reset(maximumDepth: sink.maximumDepth, fromValue: true, tracksPath: true)
+        _ = streamer.run(value, options: options)
+        if let failure = sink.failure { return failure.error(at: sink.failurePath) }
+        if let thrown = streamer.engine.takeThrownError() { return thrown }
+        return EncodingError.invalidValue(
+            value,
+            .init(
+                codingPath: [],
+                debugDescription: """
+                    Protobuf: \(T.self).encode(to:) uses its containers in an order the protobuf writer \
+                    cannot follow (a container written to after a sibling was started, two kinds of \
+                    container for one value, a key written twice, or a write after the value was finished).
+                    """,
+                underlyingError: ProtobufEncodingError.multipleContainersAccessed))
     }
 
     /// A protobuf tree's bytes (see ``ProtobufEncoder/encodeTree(_:)`` for its shape).
@@ -130,7 +197,9 @@ final class ProtobufSink: ByteSink {
 
     @inline(never)
     private func fail(_ reason: SinkFailure = .unexpectedEvent) {
-        if failure == nil { failure = reason }
+        guard failure == nil else { return }
+        failure = reason
+        if let pathKeys { failurePath = pathKeys.compactMap { $0 } }
     }
 
     /// Fails with a proto3 rule (what `encode(tree:)` reports; a streamed value goes through the
@@ -202,6 +271,7 @@ final class ProtobufSink: ByteSink {
                 i &-= 1
                 continue
             case .repeated:
+                if pathKeys != nil { pathKeys?[i] = .index(pathKeys?[i]?.intValue.map { $0 &+ 1 } ?? 0) }
                 guard !present else {
                     refuseElement(.optionalNone, "optional")
                     return nil
@@ -246,6 +316,7 @@ final class ProtobufSink: ByteSink {
         switch fact {
         case .oneOf: nextIsOneOf = true
         case .chosenEncoding: nextEncodingChosen = true
+        case .mapEntry: nextIsMapEntry = true
         }
     }
 
@@ -262,7 +333,9 @@ final class ProtobufSink: ByteSink {
         case .keyed, .unkeyed, .optional(.some):
             // Whole containers: the engine sends one only for an encoder that asked for no
             // container, which has no proto3 form; a tree's are replayed as events.
-            guard !fromValue else { return fail() }
+            guard !fromValue else {
+                return refuse(.noContainersAccessed, "encode(to:) asked for no container: it has no proto3 form", node)
+            }
             _ = TreeReplay.send(node, to: self)
             return
         default:
@@ -287,6 +360,7 @@ final class ProtobufSink: ByteSink {
 
     func key(_ key: BinaryKey) {
         let top = contexts.count &- 1
+        if pathKeys != nil { pathKeys?[top] = key }
         switch contexts[top].kind {
         case .message:
             guard let number = fieldNumber(key), noteNumber(number, member: false, in: top) else { return }
@@ -307,7 +381,7 @@ final class ProtobufSink: ByteSink {
             // Field numbers: the case is a message, the member's value.
             guard let number = fieldNumber(key) else { return }
             let member = contexts[top].number
-            openDelimited(member, at: top)
+            if let tree { tree.openMessage(member, present: true) } else { openDelimited(member, at: top) }
             contexts[top].kind = .message
             messages &+= 1
             guard noteNumber(number, member: false, in: top) else { return }
@@ -323,11 +397,11 @@ final class ProtobufSink: ByteSink {
         switch kind {
         case .optional:
             guard deeper() else { return }
-            contexts.append(Context(kind: .optional))
+            push(Context(kind: .optional))
             return
         case .single:
             guard deeper() else { return }
-            contexts.append(Context(kind: .single))
+            push(Context(kind: .single))
             return
         case .unkeyed:
             if nextIsOneOf { return fail() }
@@ -335,7 +409,8 @@ final class ProtobufSink: ByteSink {
             switch target {
             case .field(let number, false, _):
                 guard deeper() else { return }
-                contexts.append(Context(kind: .repeated, number: number))
+                push(Context(kind: .repeated, number: number))
+                tree?.openRepeated(number)
             case .field:
                 refuse(
                     .unsupportedType("optional repeated"),
@@ -353,43 +428,54 @@ final class ProtobufSink: ByteSink {
         }
         let isOneOf = nextIsOneOf
         nextIsOneOf = false
+        defer { nextIsMapEntry = false }
         guard let target = target(.emptyKeyed) else { return }
         switch target {
         case .root:
-            guard !isOneOf else { return fail() }
-            contexts.append(Context(kind: .message))
-        case .field(let number, _, let message):
+            guard !isOneOf else {
+                return refuse(
+                    .rootIsNotKeyedContainer, "a oneof must be a property of a message, not the top level",
+                    BinaryValue.emptyKeyed)
+            }
+            push(Context(kind: .message))
+            tree?.openMessage(0, present: false)
+        case .field(let number, let present, let message):
             if isOneOf {
                 // The oneof's own key is not written: its member is a field of `message`.
                 guard deeper() else { return }
                 contexts[message].number = 0
-                contexts.append(Context(kind: .oneOf))
+                push(Context(kind: .oneOf))
                 return
             }
-            openMessage(number)
+            if number == 1, contexts[message].mapEntry { return refuseMapKey(BinaryValue.emptyKeyed) }
+            openMessage(number, present: present)
         case .element(let repeated):
             guard !isOneOf else { return fail() }
             guard setElement(.message, in: repeated) else { return refuseMixedElements(BinaryValue.emptyKeyed) }
-            openMessage(contexts[repeated].number)
+            openMessage(contexts[repeated].number, present: false)
+            if nextIsMapEntry, failure == nil { contexts[contexts.count &- 1].mapEntry = true }
         case .oneOfCase(let oneOf):
             guard !isOneOf, deeper() else { return fail() }
             let member = contexts[oneOf].number
             contexts[oneOf].number = 0
-            contexts.append(Context(kind: .oneOfCase, number: member))
+            push(Context(kind: .oneOfCase, number: member))
         }
     }
 
     func end() {
         guard contexts.count > 1 else { return fail() }
         let closed = contexts.popLast()
+        if pathKeys != nil { pathKeys?.removeLast() }
         switch closed.kind {
         case .message:
             if contexts.count > 1 { messages &-= 1 }
             if closed.number != 0 { fail() }  // a key without its value
+            tree?.close()
         case .oneOf:
             if closed.members != 1 || closed.number != 0 { fail() }
         case .oneOfCase:
             // No key: the member is an empty message.
+            if let tree { return tree.field(closed.number, .optional(.emptyKeyed)) }
             let tag = ProtobufWire.tag(closed.number, .lengthDelimited)
             buffer.append(ProtobufVarint.size(tag) &+ 1) { w in
                 w.protobufVarint(tag)
@@ -397,7 +483,9 @@ final class ProtobufSink: ByteSink {
             }
         case .oneOfValue:
             if closed.number != 0 { fail() }  // the name without a value
-        case .repeated, .optional, .single, .root:
+        case .repeated:
+            tree?.close()
+        case .optional, .single, .root:
             break
         }
         var nested = closed.nestedPrefixBytes
@@ -424,6 +512,9 @@ final class ProtobufSink: ByteSink {
 
     @inline(never)
     private func refuseKey(_ key: BinaryKey) {
+        if key.intValue == 0, key.stringValue == "super" {
+            return refuse(.superNotSupported, "superEncoder() has no proto3 form", key.stringValue)
+        }
         guard let number = key.intValue else {
             return refuse(
                 .missingIntegerKey(key.stringValue),
@@ -458,11 +549,17 @@ final class ProtobufSink: ByteSink {
     }
 
     /// Writes a message field's tag and opens the message, its length to come.
-    private func openMessage(_ number: Int) {
+    private func openMessage(_ number: Int, present: Bool) {
         messages &+= 1
         guard deeper() else { return }
-        contexts.append(Context(kind: .message))
+        push(Context(kind: .message))
+        if let tree { return tree.openMessage(number, present: present) }
         openDelimited(number, at: contexts.count &- 1)
+    }
+
+    private func push(_ context: Context) {
+        contexts.append(context)
+        pathKeys?.append(nil)
     }
 
     /// Checks the nesting after a node opened; `false` (and the sink fails) past the limits:
@@ -473,8 +570,10 @@ final class ProtobufSink: ByteSink {
             refuse(.unsupportedType("nesting"), "nesting deeper than the limit of \(maximumDepth)", maximumDepth)
             return false
         }
-        if contexts.count > DepthGuard.nodeLimit(maximumDepth: maximumDepth) {
-            fail(.tooDeep(limit: DepthGuard.nodeLimit(maximumDepth: maximumDepth)))
+        // A message level is up to eight contexts (a oneof, its case, optionals, wrappers).
+        let nodeLimit = DepthGuard.nodeLimit(maximumDepth: maximumDepth &* 2)
+        if contexts.count > nodeLimit {
+            fail(.tooDeep(limit: nodeLimit))
             return false
         }
         return true
@@ -501,7 +600,8 @@ final class ProtobufSink: ByteSink {
         switch node {
         case .optional(.none):
             // An absent field is not written; nil as an optional's value has no proto3 form.
-            if present { refuse(.nilValuesNotSupported, "an optional of an optional has no proto3 form", node) }
+            if present { return refuse(.nilValuesNotSupported, "an optional of an optional has no proto3 form", node) }
+            tree?.field(number, node)
             return
         case .nil:
             return refuse(.nilValuesNotSupported, "a field cannot hold nil", node)
@@ -510,6 +610,10 @@ final class ProtobufSink: ByteSink {
                 return refuse(
                     .unsupportedType("optional repeated"),
                     "a repeated field or map has no presence in proto3: it cannot be optional", node)
+            }
+            if let tree {
+                guard ProtobufPacked.payloadSize(array) != nil else { return refusePacked(array) }
+                return tree.field(number, node)
             }
             writePacked(number, array)
             return
@@ -526,8 +630,24 @@ final class ProtobufSink: ByteSink {
             break
         }
         guard let wire = ProtobufLeafWire(node, signedZigZagIsPlain: plainSigned) else { return refuseScalar(node) }
+        if number == 1, contexts[message].mapEntry {
+            switch node {
+            case .float, .double, .data: return refuseMapKey(node)
+            default: break
+            }
+        }
+        if let tree {
+            let leaf = node.protobufTreeLeaf(plainSigned: plainSigned)
+            return tree.field(number, present ? .optional(leaf) : leaf)
+        }
         if !present, wire.isDefault { return }
         writeTagged(number, wire)
+    }
+
+    @inline(never)
+    private func refuseMapKey(_ node: BinaryValue) {
+        let kind = node == .emptyKeyed ? "a message" : node.kindName
+        refuse(.unsupportedType(kind), "a map key must be an integer, Bool or String, not \(kind)", node)
     }
 
     @inline(never)
@@ -553,6 +673,12 @@ final class ProtobufSink: ByteSink {
         guard let type = ProtobufScalarType(leaf: node, signedZigZagIsPlain: plainSigned),
             let wire = ProtobufLeafWire(node, signedZigZagIsPlain: plainSigned)
         else { return refuseElement(node, node.kindName) }
+        if let tree {
+            guard setElement(type.isPackable ? .packed(type) : .delimited(type), in: i) else {
+                return refuseMixedElements(node)
+            }
+            return tree.element(node.protobufTreeLeaf(plainSigned: plainSigned))
+        }
         if type.isPackable {
             guard setElement(.packed(type), in: i) else { return refuseMixedElements(node) }
             if contexts[i].prefix < 0 { openDelimited(contexts[i].number, at: i) }
@@ -563,14 +689,17 @@ final class ProtobufSink: ByteSink {
         }
     }
 
+    @inline(never)
+    private func refusePacked(_ array: PackedArray) {
+        refuse(
+            .unsupportedType("[\(array.elementKind.rawValue)]"),
+            "proto3 has no scalar type for 8- and 16-bit integers (use Int32, UInt32, Int64 or UInt64)",
+            BinaryValue.packed(array))
+    }
+
     /// An unboxed array of plain numbers as one packed field; nothing when empty.
     private func writePacked(_ number: Int, _ array: PackedArray) {
-        guard let payload = ProtobufPacked.payloadSize(array) else {
-            return refuse(
-                .unsupportedType("[\(array.elementKind.rawValue)]"),
-                "proto3 has no scalar type for 8- and 16-bit integers (use Int32, UInt32, Int64 or UInt64)",
-                BinaryValue.packed(array))
-        }
+        guard let payload = ProtobufPacked.payloadSize(array) else { return refusePacked(array) }
         guard payload > 0 else { return }
         let tag = ProtobufWire.tag(number, .lengthDelimited)
         let size = ProtobufVarint.size(tag) &+ ProtobufVarint.size(UInt64(payload)) &+ payload

@@ -1,108 +1,138 @@
 import Foundation
 import TreeCoding
 
-/// `decodeTree`'s unknown fields: the fields of each message read that no type asked for, put
-/// back into the value's tree as `.unknown` nodes (the field's bytes, tag included) under their
+/// `decodeTree`'s unknown fields: the stored fields of each message that its type does not know,
+/// put into the value's tree as `.unknown` nodes (the field's bytes, tag included) under their
 /// field numbers, so that writing the tree gives every stored field back.
+///
+/// The value's tree and the input are walked together: a message of the tree is the stored
+/// message (or messages, merged) at the same place. A stored field is known when the tree has its
+/// number or the type read it as a member of a oneof (``ProtobufReadLog``).
 enum ProtobufUnknownFields {
-    static func insert(_ context: ProtobufDecodingContext, into tree: inout BinaryValue) {
-        // A message read twice (a type that decodes a field twice) is one message of the tree: a
-        // field is unknown only if no reading asked for it. Another message at the same place (a
-        // map key stored twice) replaces it, as its value does.
-        var order: [String] = []
-        var byPath: [String: (steps: [ProtobufTreeStep], read: Set<Int>, message: ProtobufMessage)] = [:]
-        for (steps, message) in context.messages {
-            let id = "\(steps)"
-            if var known = byPath[id], known.message.ranges == message.ranges {
-                known.read.formUnion(message.read)
-                byPath[id] = known
-            } else {
-                if byPath[id] == nil { order.append(id) }
-                byPath[id] = (steps, message.read, message)
-            }
-        }
-        let buffer = context.input.buffer
-        for id in order {
-            guard let (steps, read, message) = byPath[id] else { continue }
-            var unknown: [Int: Data] = [:]
-            // Where each field occurs last: the occurrence that decides its value.
-            var lastAt: [Int: Int] = [:]
-            for entry in message.entries {
-                lastAt[entry.number] = entry.tagStart
-                guard !read.contains(entry.number) else { continue }
-                unknown[entry.number, default: Data()].append(
-                    contentsOf: UnsafeRawBufferPointer(rebasing: buffer[entry.whole]))
-            }
-            for (number, bytes) in unknown.sorted(by: { lastAt[$0.key, default: 0] < lastAt[$1.key, default: 0] }) {
-                _ = place(.unknown(bytes), number: number, lastAt: lastAt, steps[...], in: &tree)
-            }
-        }
+    static func insert(from input: UnsafeRawBufferPointer, log: ProtobufReadLog, into tree: inout BinaryValue) {
+        insert(input, [0..<input.count], log, into: &tree)
     }
 
-    /// Puts `node` at field `number` of the message at `steps` below `tree`, unless the field is
-    /// there already; whether the message was found.
-    ///
-    /// The field goes right after the field whose last occurrence (`lastAt`) precedes its own
-    /// most closely on the wire, first if none does: which of two fields is written last decides a value
-    /// when both are members of one oneof in some version of the type.
-    private static func place(
-        _ node: BinaryValue, number: Int, lastAt: [Int: Int], _ steps: ArraySlice<ProtobufTreeStep>,
-        in tree: inout BinaryValue
-    ) -> Bool {
-        switch tree {
-        case .optional(var wrapped?):
-            let placed = place(node, number: number, lastAt: lastAt, steps, in: &wrapped)
-            tree = .optional(wrapped)
-            return placed
-        case .keyed(var fields):
-            guard let step = steps.first else {
-                let key = BinaryKey(intValue: number)
-                guard fields[key] == nil, let at = lastAt[number] else { return false }
-                var placed = fields.fields
-                let before = placed.indices.compactMap { i -> (Int, Int)? in
-                    guard let last = placed[i].key.intValue.flatMap({ lastAt[$0] }), last < at else { return nil }
-                    return (last, i)
-                }
-                let anchor = before.max { $0.0 < $1.0 }?.1
-                placed.insert(KeyedFields.Field(key: key, value: node), at: anchor.map { $0 + 1 } ?? 0)
-                tree = .keyed(KeyedFields(placed.map { ($0.key, $0.value) }))
-                return true
-            }
-            guard case .field(let field) = step, var child = fields[BinaryKey(intValue: field)] else { return false }
-            let placed = place(node, number: number, lastAt: lastAt, steps.dropFirst(), in: &child)
-            _ = fields.set(child, for: BinaryKey(intValue: field))
-            tree = .keyed(fields)
-            return placed
+    /// The unknown fields of the message stored in `ranges` into `node`, its tree.
+    private static func insert(
+        _ input: UnsafeRawBufferPointer, _ ranges: [Range<Int>], _ log: ProtobufReadLog, into node: inout BinaryValue
+    ) {
+        if case .optional(var wrapped?) = node {
+            insert(input, ranges, log, into: &wrapped)
+            node = .optional(wrapped)
+            return
+        }
+        guard case .keyed(let message) = node else { return }
+        let entries = fields(input, ranges)
+        var fields = message.fields
+        for i in fields.indices {
+            guard let number = fields[i].key.intValue else { continue }
+            descend(input, entries.filter { $0.number == number }, entries, log, into: &fields[i].value)
+        }
+        // Where each field occurs last: the occurrence that decides its value.
+        var lastAt: [Int: Int] = [:]
+        for entry in entries { lastAt[entry.number] = entry.tagStart }
+        let known = Set(fields.compactMap { $0.key.intValue })
+        var unknown: [Int: Data] = [:]
+        for entry in entries where !known.contains(entry.number) && log.oneOfOfMember[entry.tagStart] == nil {
+            unknown[entry.number, default: Data()].append(contentsOf: UnsafeRawBufferPointer(rebasing: input[entry.whole]))
+        }
+        for (number, bytes) in unknown.sorted(by: { lastAt[$0.key, default: 0] < lastAt[$1.key, default: 0] }) {
+            place(.unknown(bytes), number: number, lastAt: lastAt, in: &fields)
+        }
+        node = .keyed(KeyedFields(uniqueFields: fields))
+    }
+
+    /// The unknown fields below a field of the tree, `value`, whose stored occurrences are
+    /// `occurrences` (of the message's `entries`).
+    private static func descend(
+        _ input: UnsafeRawBufferPointer, _ occurrences: [ProtobufFieldEntry], _ entries: [ProtobufFieldEntry],
+        _ log: ProtobufReadLog, into value: inout BinaryValue
+    ) {
+        switch value {
+        case .keyed, .optional(.keyed?):
+            insert(input, counted(occurrences, entries, log).compactMap(payload), log, into: &value)
         case .unkeyed(var elements):
-            guard let step = steps.first else { return false }
-            switch step {
-            case .element(let i):
-                guard elements.indices.contains(i) else { return false }
-                let placed = place(node, number: number, lastAt: lastAt, steps.dropFirst(), in: &elements[i])
-                tree = .unkeyed(elements)
-                return placed
-            case .mapValue(let key):
-                for i in elements.indices {
-                    guard case .keyed(var entry) = elements[i], let stored = entry[BinaryKey(intValue: 1)],
-                        unwrapped(stored) == key, var value = entry[BinaryKey(intValue: 2)]
+            let stored = occurrences.compactMap(payload)
+            for i in elements.indices {
+                if let entry = mapEntry(elements[i]) {
+                    // A map value: its entry is the last stored one with its key (the tree sorts
+                    // entries, and keeps one per key).
+                    guard case .keyed(var fields) = elements[i],
+                        let found = stored.last(where: { storedKey(input, $0, like: entry.key) == entry.key }),
+                        var mapValue = fields[BinaryKey(intValue: 2)]
                     else { continue }
-                    let placed = place(node, number: number, lastAt: lastAt, steps.dropFirst(), in: &value)
-                    _ = entry.set(value, for: BinaryKey(intValue: 2))
-                    elements[i] = .keyed(entry)
-                    tree = .unkeyed(elements)
-                    return placed
+                    let valueRanges = Self.fields(input, [found]).filter { $0.number == 2 }.compactMap(payload)
+                    insert(input, valueRanges, log, into: &mapValue)
+                    _ = fields.set(mapValue, for: BinaryKey(intValue: 2))
+                    elements[i] = .keyed(fields)
+                } else if i < stored.count {
+                    insert(input, [stored[i]], log, into: &elements[i])
                 }
-                return false
-            case .field:
-                return false
             }
+            value = .unkeyed(elements)
         default:
-            return false
+            return
         }
     }
 
-    private static func unwrapped(_ node: BinaryValue) -> BinaryValue {
-        if case .optional(let wrapped?) = node { return wrapped }
-        return node
+    /// The occurrences of a field that make its value: for a oneof member, those after the last
+    /// occurrence of another member of its oneof (which cleared it).
+    private static func counted(
+        _ occurrences: [ProtobufFieldEntry], _ entries: [ProtobufFieldEntry], _ log: ProtobufReadLog
+    ) -> [ProtobufFieldEntry] {
+        guard let first = occurrences.first, let oneOf = log.oneOfOfMember[first.tagStart] else { return occurrences }
+        let cleared =
+            entries.filter { $0.number != first.number && log.oneOfOfMember[$0.tagStart] == oneOf }.map(\.tagStart)
+            .max() ?? -1
+        return occurrences.filter { $0.tagStart > cleared }
+    }
+
+    /// The key of a map entry of the tree, `[1: .optional(key), 2: .optional(value)]`.
+    private static func mapEntry(_ node: BinaryValue) -> (key: BinaryValue, Void)? {
+        guard case .keyed(let fields) = node, fields.count == 2,
+            case .optional(let key?)? = fields[BinaryKey(intValue: 1)],
+            case .optional(_?)? = fields[BinaryKey(intValue: 2)]
+        else { return nil }
+        return (key, ())
+    }
+
+    /// The key stored in the map entry `range`, read as the type of `like`.
+    private static func storedKey(_ input: UnsafeRawBufferPointer, _ range: Range<Int>, like: BinaryValue)
+        -> BinaryValue?
+    {
+        guard let type = ProtobufScalarType(leaf: like) else { return nil }
+        guard let key = fields(input, [range]).last(where: { $0.number == 1 }) else { return type.defaultLeaf }
+        var r = ByteReader(buffer: input, offset: key.valueStart, end: key.end)
+        return try? type.read(&r)
+    }
+
+    private static func payload(_ entry: ProtobufFieldEntry) -> Range<Int>? {
+        entry.wireType == .lengthDelimited ? entry.value : nil
+    }
+
+    /// The fields stored in `ranges`, framed (they framed when the value was decoded).
+    private static func fields(_ input: UnsafeRawBufferPointer, _ ranges: [Range<Int>]) -> [ProtobufFieldEntry] {
+        var entries: [ProtobufFieldEntry] = []
+        for range in ranges {
+            var r = ByteReader(buffer: input, offset: range.lowerBound, end: range.upperBound)
+            while !r.isAtEnd, let entry = try? ProtobufFormat.field(&r) { entries.append(entry) }
+        }
+        return entries
+    }
+
+    /// Puts `node` at field `number`, right after the field whose last occurrence (`lastAt`)
+    /// precedes its own most closely, first if none does: which of two fields is written last
+    /// decides a value when both are members of one oneof in some version of the type.
+    private static func place(
+        _ node: BinaryValue, number: Int, lastAt: [Int: Int], in fields: inout [KeyedFields.Field]
+    ) {
+        guard let at = lastAt[number] else { return }
+        var anchor: (last: Int, index: Int)?
+        for (i, field) in fields.enumerated() {
+            guard let last = field.key.intValue.flatMap({ lastAt[$0] }), last < at else { continue }
+            if anchor.map({ last > $0.last }) ?? true { anchor = (last, i) }
+        }
+        fields.insert(KeyedFields.Field(key: BinaryKey(intValue: number), value: node), at: anchor.map { $0.index + 1 } ?? 0)
     }
 }
