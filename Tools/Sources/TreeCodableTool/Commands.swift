@@ -4,8 +4,9 @@ import Foundation
 
 /// `treecodable`: look at bytes written by TreeCodable or BinaryCodable without their Swift type.
 public enum TreeCodableTool {
-    /// Runs the command with `arguments` (without the program name) and returns the exit status:
-    /// 0 success, 1 bad input (or a file that cannot be read), 2 usage error.
+    /// Runs the command with `arguments` (without the program name) and returns the exit status
+    /// described by ``exitStatusHelp``: 0 success, 1 bad input (a file that cannot be read, or
+    /// bytes that do not frame or show no structure), 2 usage error.
     public static func run(_ arguments: [String], context: ToolContext = .process) -> Int32 {
         ToolContext.$current.withValue(context) {
             do {
@@ -33,12 +34,16 @@ public enum TreeCodableTool {
 struct TreeCodableCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "treecodable",
-        abstract: "Look at BinaryCodable (v3) or legacy BinaryCodable 2.x (v2) bytes without their Swift type.",
-        discussion: """
-            Exit status: 0 success, 1 bad input (the message gives the byte offset when there is one), \
-            2 usage error. Every command reads its input in chunks and keeps at most --max-bytes of one \
-            value or element, so memory stays bounded whatever the input's size; it says so when it stops early.
+        abstract: """
+            Look at BinaryCodable (v3), legacy BinaryCodable 2.x (v2) or protobuf (proto3) bytes without \
+            their Swift type.
             """,
+        discussion: """
+            Every command reads its input in chunks and keeps at most --max-bytes of one value or element, \
+            so memory stays bounded whatever the input's size; it says so when it stops early. \
+            --format auto picks v3 or v2, never protobuf: almost any bytes frame as some protobuf message, \
+            so detect lists protobuf as a possibility and --format protobuf reads the bytes as one.
+            """ + "\n\n" + exitStatusHelp,
         version: toolVersion,
         subcommands: [Inspect.self, Hex.self, Detect.self, Dump.self])
 
@@ -51,6 +56,15 @@ struct TreeCodableCommand: ParsableCommand {
 /// The version `--version` prints: the library's next release, not yet tagged.
 let toolVersion = "0.1.0-dev"
 
+/// The exit statuses, the same for every command, as `--help` gives them.
+let exitStatusHelp = """
+    Exit status: 0 success; 1 bad input: a file that cannot be read, bytes that do not frame in the \
+    format asked for, a value larger than --max-bytes, or bytes that are not empty and show no structure \
+    ('no structure found'; an empty input is an empty value, not bad input); 2 usage error. \
+    With 1, what was found is printed first and the reason follows on standard error, with the byte \
+    offset when there is one.
+    """
+
 /// The format option: a format, or `auto` to take the most likely one.
 enum FormatChoice: String, ExpressibleByArgument, CaseIterable {
     case v3, v2, protobuf, auto
@@ -58,7 +72,7 @@ enum FormatChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// The options shared by every command.
 struct InputOptions: ParsableArguments {
-    @Option(help: "The wire format: v3, v2, protobuf (a proto3 message), or auto to detect v3 or v2.")
+    @Option(help: "The wire format: v3, v2, protobuf (a proto3 message), or auto to detect v3 or v2 (never protobuf).")
     var format: FormatChoice = .auto
 
     @Option(
@@ -138,10 +152,12 @@ extension TreeCodableCommand {
                 framings that fit listed as 'also fits'. Sizes and offsets are in bytes, decimal. \
                 With --stream, the input is a stream or file written by BinaryStreamEncoder or \
                 BinaryFileEncoder, read element by element (v3 only: v2 streams cannot be split without \
-                the element type). With --format protobuf, the fields of a proto3 message as \
-                `protoc --decode_raw` prints them. With --json, one JSON object per line (schema in \
-                Tools/README.md).
-                """)
+                the element type). With --format protobuf, the fields of a proto3 message, one \
+                'number: value' line each, as `protoc --decode_raw` reads them; a length-delimited \
+                value lists every reading that fits: its text (UTF-8) or its bytes in hex, and \
+                'message (N fields)' when they frame as a message, whose fields follow indented. \
+                With --json, one JSON object per line (schema in Tools/README.md).
+                """ + "\n\n" + exitStatusHelp)
 
         @OptionGroup var input: InputOptions
         @OptionGroup var streamOptions: StreamOptions
@@ -159,7 +175,7 @@ extension TreeCodableCommand {
                             ("structureFound", .bool(!message.fields.isEmpty)), ("value", protobufJSON(message)),
                         ]).text)
                 } else {
-                    ToolContext.current.output(message.description)
+                    for line in ProtobufRenderer().lines(message) { emit(line) }
                 }
                 return
             }
@@ -174,14 +190,8 @@ extension TreeCodableCommand {
                             for line in TreeRenderer(base: range.lowerBound).lines(value, indent: 1) { emit(line) }
                         }
                     }
-                } end: { count, stop in
-                    if json {
-                        emit(
-                            JSON.object([("type", .string("end")), ("elements", .int(count)), ("stopped", stop.json)])
-                                .text)
-                    } else {
-                        emit(stop.summary(count))
-                    }
+                } end: { shown, stop in
+                    emit(json ? stop.json(shown).text : stop.summary(shown))
                 }
                 return
             }
@@ -193,33 +203,29 @@ extension TreeCodableCommand {
             } catch {
                 throw InputError(describe(error))
             }
-            let found = hasStructure(root)
             if json {
                 emit(
                     JSON.object([
                         ("type", .string("value")), ("format", .string("\(format)")), ("detected", .bool(detected)),
-                        ("structureFound", .bool(found)), ("value", rawNodeJSON(root, base: 0)),
+                        ("structureFound", .bool(hasStructure(root))), ("value", rawNodeJSON(root, base: 0)),
                     ]).text)
-                return
+            } else {
+                if detected { emit("format: \(format) (detected)") }
+                for line in TreeRenderer().lines(root) { emit(line) }
             }
-            if detected { emit("format: \(format) (detected)") }
-            if !found, !data.isEmpty {
-                emit(
-                    "no structure found: \(plural(data.count, "byte")) that frame as no container and read as no value")
-                return
-            }
-            for line in TreeRenderer().lines(root) { emit(line) }
+            try requireStructure(root, in: data)
         }
     }
 
-    /// `treecodable hex [--format v3|v2|auto] [--stream [--limit N] [--element N]] [FILE|-]`
+    /// `treecodable hex [--format v3|v2|protobuf|auto] [--stream [--limit N] [--element N]] [FILE|-]`
     struct Hex: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print an annotated hex dump: every byte range with the key, element or value it holds.",
             discussion: """
                 Offsets are hex, from the start of the input; runs longer than eight bytes show their first \
-                seven and '..'. With --stream, each element of a v3 stream is dumped after a heading line.
-                """)
+                seven and '..'. With --stream, each element of a v3 stream is dumped after a heading line. \
+                With --format protobuf, one line per tag, length and value of a proto3 message.
+                """ + "\n\n" + exitStatusHelp)
 
         @OptionGroup var input: InputOptions
         @OptionGroup var streamOptions: StreamOptions
@@ -251,8 +257,8 @@ extension TreeCodableCommand {
                         throw InputError("element \(element.index): " + describe(error, base: range.lowerBound))
                     }
                     ToolContext.current.output(shiftedHexOffsets(text, by: range.lowerBound))
-                } end: { count, stop in
-                    emit(stop.summary(count))
+                } end: { shown, stop in
+                    emit(stop.summary(shown))
                 }
                 return
             }
@@ -260,12 +266,15 @@ extension TreeCodableCommand {
             let (format, detected) = input.resolvedFormat(for: data)
             if detected { emit("format: \(format) (detected)") }
             let text: String
+            let root: RawNode
             do {
                 text = try BinaryDecoder(format: format).explain(data)
+                root = try BinaryDecoder(format: format).decodeRaw(from: data)
             } catch {
                 throw InputError(describe(error))
             }
             ToolContext.current.output(text)
+            try requireStructure(root, in: data)
         }
     }
 
@@ -287,8 +296,11 @@ extension TreeCodableCommand {
             discussion: """
                 Also says whether the input splits as a v3 stream (BinaryStreamEncoder, BinaryFileEncoder), \
                 reading it in chunks to the end. An input larger than --max-bytes is not read as one value: \
-                only as a stream. Bytes that frame as no container and read as no value give 'no structure found'.
-                """)
+                only as a stream. 'protobuf (possible)' means the bytes frame cleanly as a proto3 message \
+                (every field whole to the last byte, proto3 wire types, valid field numbers, minimal \
+                varints); almost any bytes frame as some message, so it is a possibility, never picked \
+                by --format auto. Bytes that show none of these give 'no structure found'.
+                """ + "\n\n" + exitStatusHelp)
 
         @Option(
             name: .customLong("max-bytes"),
@@ -312,6 +324,7 @@ extension TreeCodableCommand {
             } else {
                 for line in report.lines { emit(line) }
             }
+            if let error = report.nothingFound { throw error }
         }
     }
 }
@@ -352,6 +365,15 @@ func shiftedHexOffsets(_ text: String, by base: Int) -> String {
         out += "\n"
     }
     return String(out.dropLast())
+}
+
+/// Throws the "no structure found" error (exit status 1) when `data` is not empty and its raw
+/// tree `root` shows no structure; empty input is an empty value, not bad input.
+func requireStructure(_ root: RawNode, in data: Data) throws {
+    guard data.isEmpty || hasStructure(root) else {
+        throw InputError(
+            "no structure found: \(plural(data.count, "byte")) that frame as no container and read as no value")
+    }
 }
 
 /// Whether `node` shows any structure: a container, or bytes with a reading other than the

@@ -112,8 +112,8 @@ func hexByte(_ byte: UInt8) -> String {
 
 /// A protobuf message read without its type: `{"fields": [...]}`, each field
 /// `{"number", "offset", "wireType", ...}` with its value by wire type: `"varint"`, `"fixed64"`,
-/// `"fixed32"` (numbers), `"bytes"` (hex) and `"message"` (the fields they frame as, or null), or
-/// `"group"`.
+/// `"fixed32"` (numbers); `"bytes"` (hex), `"message"` (the fields they frame as, or null) and
+/// `"string"` (the text when the bytes are valid UTF-8, or null); or `"group"`.
 func protobufJSON(_ message: ProtobufRawMessage) -> JSON {
     .object([("fields", .array(message.fields.map(protobufFieldJSON)))])
 }
@@ -126,8 +126,8 @@ private func protobufFieldJSON(_ field: ProtobufRawField) -> JSON {
     case .fixed32(let v): members += [("wireType", .int(5)), ("fixed32", .uint(UInt64(v)))]
     case .lengthDelimited(let bytes, let message):
         members += [
-            ("wireType", .int(2)), ("bytes", .string(bytes.map { String(format: "%02x", $0) }.joined())),
-            ("message", message.map(protobufJSON) ?? .null),
+            ("wireType", .int(2)), ("bytes", .string(bytes.map(hexByte).joined())),
+            ("message", message.map(protobufJSON) ?? .null), ("string", utf8Text(bytes).map { .string($0) } ?? .null),
         ]
     case .group(let message): members += [("wireType", .int(3)), ("group", protobufJSON(message))]
     }

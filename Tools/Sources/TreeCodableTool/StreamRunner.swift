@@ -6,26 +6,30 @@ enum StreamStop {
     /// The input ended after its last element.
     case end
     /// `--limit` elements were shown.
-    case limit(Int)
-    /// The element chosen with `--element` was shown.
+    case limit
+    /// The element chosen with `--element` (its index) was shown.
     case element(Int)
 
-    /// The closing line of a text run.
-    func summary(_ count: Int) -> String {
+    /// The closing line of a text run after `shown` element headings: the same count as the
+    /// JSON end line's `elements`.
+    func summary(_ shown: Int) -> String {
         switch self {
-        case .end: return plural(count, "element")
-        case .limit(let n): return "stopped early after \(plural(n, "element")) (--limit); the rest was not read"
+        case .end: return plural(shown, "element")
+        case .limit: return "stopped early after \(plural(shown, "element")) (--limit); the rest was not read"
         case .element(let i): return "stopped early after element \(i) (--element); the rest was not read"
         }
     }
 
-    /// The `stopped` member of the JSON end line.
-    var json: JSON {
+    /// The JSON end line after `shown` element lines: `elements` counts the lines shown, the
+    /// count `summary(_:)` gives in text.
+    func json(_ shown: Int) -> JSON {
+        let stopped: JSON
         switch self {
-        case .end: return .null
-        case .limit: return .string("limit")
-        case .element: return .string("element")
+        case .end: stopped = .null
+        case .limit: stopped = .string("limit")
+        case .element: stopped = .string("element")
         }
+        return .object([("type", .string("end")), ("elements", .int(shown)), ("stopped", stopped)])
     }
 }
 
@@ -63,7 +67,9 @@ struct StreamRunner {
     }
 
     /// Runs `body` for each element shown (with its raw tree when it was read), then `end`
-    /// with the number of elements framed and why the run stopped.
+    /// with the number of elements shown (every element framed, when the run reaches the end of
+    /// the input) and why the run stopped. Elements framed ahead in auto mode and not shown are
+    /// not counted.
     func run(
         _ body: (BinaryStreamSplitter.Element, RawNode?) throws -> Void,
         end: (Int, StreamStop) throws -> Void
@@ -89,7 +95,7 @@ struct StreamRunner {
             try body(element, value)
             shown &+= 1
             if let chosen = options.element { return .element(chosen) }
-            if let limit = options.limit, shown >= limit { return .limit(limit) }
+            if let limit = options.limit, shown >= limit { return .limit }
             return nil
         }
         func release() throws -> StreamStop? {
@@ -101,7 +107,7 @@ struct StreamRunner {
             return nil
         }
 
-        if options.limit == 0 { return try end(0, .limit(0)) }
+        if options.limit == 0 { return try end(0, .limit) }
         while true {
             let chunk: Data
             do {
@@ -114,13 +120,13 @@ struct StreamRunner {
             do {
                 while let element = try splitter.nextElement() {
                     if checked {
-                        if let stop = try show(element) { return try end(splitter.elementCount, stop) }
+                        if let stop = try show(element) { return try end(shown, stop) }
                         continue
                     }
                     held.append(element)
                     heldBytes &+= element.bytes?.count ?? 0
                     if held.count >= Self.lookaheadElements || heldBytes >= Self.lookaheadBytes {
-                        if let stop = try release() { return try end(splitter.elementCount, stop) }
+                        if let stop = try release() { return try end(shown, stop) }
                     }
                 }
             } catch let error as InputError {
@@ -135,16 +141,16 @@ struct StreamRunner {
             // A torn last element after elements that read as containers is a v3 stream cut
             // short (what a crash mid-write leaves): show them, then the error.
             if !checked, !held.isEmpty, held.allSatisfy(readsAsContainer) {
-                if let stop = try release() { return try end(splitter.elementCount, stop) }
+                if let stop = try release() { return try end(shown, stop) }
             }
             throw framingError(error, checked: checked)
         }
-        if let stop = try release() { return try end(splitter.elementCount, stop) }
+        if let stop = try release() { return try end(shown, stop) }
         if let chosen = options.element {
             throw InputError(
                 "the stream has \(plural(splitter.elementCount, "element")): there is no element \(chosen)")
         }
-        try end(splitter.elementCount, .end)
+        try end(shown, .end)
     }
 
     /// Whether `element` is nil or reads as a keyed or unkeyed container.

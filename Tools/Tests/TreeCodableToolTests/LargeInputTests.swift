@@ -91,7 +91,7 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let data = Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let outcome = runInProcess(["detect"], stdin: data)
-        #expect(outcome.status == 0)
-        #expect(outcome.output.contains("no structure found"))
+        let error = "treecodable: error: no structure found in 4096 bytes\n"
+        #expect(outcome == Outcome(status: 1, output: "", errorOutput: error))
     }
 }

@@ -54,7 +54,7 @@ import TreeCodableTool
         let detect = runInProcess(["detect", "--json", fixture("message-v2.bin")])
         #expect(
             detect.output
-                == #"{"type":"detect","structureFound":true,"size":35,"readAsValue":true,"formats":[{"format":"v2","shape":"keyed container (3 fields)"},{"format":"v3","shape":"bytes"}],"stream":null}"#
+                == #"{"type":"detect","structureFound":true,"size":35,"readAsValue":true,"formats":[{"format":"v2","shape":"keyed container (3 fields)"},{"format":"v3","shape":"bytes"}],"stream":null,"possible":[]}"#
                 + "\n")
     }
 

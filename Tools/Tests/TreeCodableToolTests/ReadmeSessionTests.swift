@@ -6,9 +6,7 @@ import TreeCodableTool
 @Suite struct ReadmeSessionTests {
     /// The session's commands, each with the text shown after it (output, then error output).
     static func session() throws -> [(arguments: [String], shown: String, status: Int32?)] {
-        let readme = fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
+        let text = try readmeText()
         guard let heading = text.range(of: "## A session"),
             let open = text.range(of: "```\n", range: heading.upperBound..<text.endIndex),
             let close = text.range(of: "\n```", range: open.upperBound..<text.endIndex)

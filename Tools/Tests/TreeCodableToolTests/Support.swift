@@ -6,6 +6,13 @@ let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appen
 
 func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
 
+/// The text of Tools/README.md.
+func readmeText() throws -> String {
+    let readme = fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("README.md")
+    return try String(contentsOf: readme, encoding: .utf8)
+}
+
 /// What a run printed and returned.
 struct Outcome: Equatable, CustomStringConvertible {
     var status: Int32

@@ -70,7 +70,7 @@ private struct ProtobufExplainer {
             } else if !entry.value.isEmpty {
                 let bytes = Data(UnsafeRawBufferPointer(rebasing: input.buffer[entry.value]))
                 let text = bytes.withUnsafeBytes { validUTF8String($0) }
-                let meaning = text.map { "\"\(ProtobufRawMessage.escaped(Data($0.utf8)))\"" } ?? "bytes"
+                let meaning = text.map { ProtobufRawMessage.quoted(Data($0.utf8)) } ?? "bytes"
                 dump.line(entry.value, meaning + " (\(HexDump.plural(entry.value.count, "byte")))", depth: depth + 1)
             }
         case .startGroup:

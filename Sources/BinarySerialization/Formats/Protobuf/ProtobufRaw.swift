@@ -135,7 +135,7 @@ extension ProtobufRawMessage {
                 message.write(to: &out, indent: indent + "  ")
                 out += "\(indent)}\n"
             case .lengthDelimited(let bytes, nil):
-                out += "\(indent)\(field.number): \"\(Self.escaped(bytes))\"\n"
+                out += "\(indent)\(field.number): \(Self.quoted(bytes))\n"
             }
         }
     }
@@ -144,6 +144,11 @@ extension ProtobufRawMessage {
         let s = String(v, radix: 16)
         return String(repeating: "0", count: max(0, digits - s.count)) + s
     }
+
+    /// `bytes` in double quotes as `protoc --decode_raw` prints a string field: UTF-8 text as is
+    /// (quotes, backslashes and control characters escaped), other bytes printable ASCII as is and
+    /// the rest in octal escapes. `"\010\001"` for the bytes `08 01`.
+    public static func quoted(_ bytes: Data) -> String { "\"" + escaped(bytes) + "\"" }
 
     /// The bytes as a C-style string literal's content: printable ASCII as is, UTF-8 text as is,
     /// anything else in octal escapes (as protoc prints it).
