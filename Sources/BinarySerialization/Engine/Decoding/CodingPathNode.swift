@@ -56,31 +56,14 @@ enum CodingPathNode {
 /// container's state. A state is reused when no container refers to it; it reuses its path object
 /// only when nothing refers to that either (a decoder or container kept past its value reports the
 /// path it had).
-///
-/// A parent that is a keyed container's path is held as a plain reference, not inside a
-/// `CodingPathNode`: the enum keeps its case in the pointer's spare bits, which LeakSanitizer does
-/// not see through, so a path reachable only that way was reported as leaked.
 final class ContainerPath {
-    @exclusivity(unchecked) private var parentContainer: ContainerPath?
-    /// The parent when it is not a keyed container's path.
-    @exclusivity(unchecked) private var parentNode: CodingPathNode = .root
+    @exclusivity(unchecked) private(set) var parent: CodingPathNode = .root
     @exclusivity(unchecked) private(set) var step: PathStep?
 
     init() {}
 
-    var parent: CodingPathNode {
-        if let parentContainer { return .keyedContainer(parentContainer) }
-        return parentNode
-    }
-
     func set(parent: CodingPathNode, step: PathStep?) {
-        if case .keyedContainer(let container) = parent {
-            parentContainer = container
-            parentNode = .root
-        } else {
-            parentContainer = nil
-            parentNode = parent
-        }
+        self.parent = parent
         self.step = step
     }
 }

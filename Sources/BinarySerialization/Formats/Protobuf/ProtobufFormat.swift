@@ -167,7 +167,7 @@ enum ProtobufFormat: ByteFormat {
     /// The proto type a request for `kind` reads: a plain signed integer asks for `.zigZag` (v3's
     /// default) and is `int32`/`int64`; `chosen` (a wrapper's request) takes the encoding as asked.
     static func scalarType(_ kind: ScalarKind, chosen: Bool) -> ProtobufScalarType? {
-        @inline(__always) func signed(_ e: IntegerEncoding) -> IntegerEncoding { !chosen && e == .zigZag ? .varint : e }
+        @inline(__always) func signed(_ e: IntegerEncoding) -> IntegerEncoding { e.protobuf(plain: !chosen) }
         switch kind {
         case .bool: return .bool
         case .int32(let e): return .integer(signed: true, bits64: false, signed(e))

@@ -65,9 +65,7 @@ enum ProtobufScalarType: Sendable, CustomStringConvertible {
     /// is `.zigZag` (v3's default) and is `int32`/`int64`; else (a protobuf tree, or a leaf whose
     /// encoding a wrapper chose) `.zigZag` is `sint32`/`sint64`.
     init?(leaf: BinaryValue, signedZigZagIsPlain: Bool = false) {
-        @inline(__always) func signed(_ e: IntegerEncoding) -> IntegerEncoding {
-            signedZigZagIsPlain && e == .zigZag ? .varint : e
-        }
+        @inline(__always) func signed(_ e: IntegerEncoding) -> IntegerEncoding { e.protobuf(plain: signedZigZagIsPlain) }
         switch leaf {
         case .bool: self = .bool
         case .int32(_, let e): self = .integer(signed: true, bits64: false, signed(e))
@@ -79,55 +77,6 @@ enum ProtobufScalarType: Sendable, CustomStringConvertible {
         case .string: self = .string
         case .data: self = .bytes
         default: return nil
-        }
-    }
-
-    /// The leaf of a field that is not stored: zero, `false`, empty.
-    var defaultLeaf: BinaryValue {
-        switch self {
-        case .int32: return .int32(0, .varint)
-        case .int64: return .int64(0, .varint)
-        case .uint32: return .uint32(0, .varint)
-        case .uint64: return .uint64(0, .varint)
-        case .sint32: return .int32(0, .zigZag)
-        case .sint64: return .int64(0, .zigZag)
-        case .fixed32: return .uint32(0, .fixed)
-        case .fixed64: return .uint64(0, .fixed)
-        case .sfixed32: return .int32(0, .fixed)
-        case .sfixed64: return .int64(0, .fixed)
-        case .bool: return .bool(false)
-        case .float: return .float(0)
-        case .double: return .double(0)
-        case .string: return .string("")
-        case .bytes: return .data(Data())
-        }
-    }
-
-    /// Reads a value of this type that fills `r` (a length-delimited value) or starts at `r`
-    /// (the other wire types), as a leaf of the protobuf tree.
-    func read(_ r: inout ByteReader) throws -> BinaryValue {
-        switch self {
-        case .int32: return .int32(Int32(truncatingIfNeeded: try r.protobufVarint()), .varint)
-        case .int64: return .int64(Int64(bitPattern: try r.protobufVarint()), .varint)
-        case .uint32: return .uint32(UInt32(truncatingIfNeeded: try r.protobufVarint()), .varint)
-        case .uint64: return .uint64(try r.protobufVarint(), .varint)
-        case .sint32:
-            // The zig-zag of a 32-bit value is the low 32 bits of the varint.
-            let bits = UInt64(UInt32(truncatingIfNeeded: try r.protobufVarint()))
-            return .int32(Int32(truncatingIfNeeded: unZigZag(bits)), .zigZag)
-        case .sint64: return .int64(unZigZag(try r.protobufVarint()), .zigZag)
-        case .bool: return .bool(try r.protobufVarint() != 0)
-        case .fixed32: return .uint32(try r.littleEndian(UInt32.self), .fixed)
-        case .sfixed32: return .int32(Int32(bitPattern: try r.littleEndian(UInt32.self)), .fixed)
-        case .float: return .float(Float(bitPattern: try r.littleEndian(UInt32.self)))
-        case .fixed64: return .uint64(try r.littleEndian(UInt64.self), .fixed)
-        case .sfixed64: return .int64(Int64(bitPattern: try r.littleEndian(UInt64.self)), .fixed)
-        case .double: return .double(Double(bitPattern: try r.littleEndian(UInt64.self)))
-        case .string: return .string(try Scalars.readString(&r))
-        case .bytes:
-            let data = Data(UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<r.end]))
-            r.offset = r.end
-            return .data(data)
         }
     }
 }
@@ -175,9 +124,7 @@ enum ProtobufLeafWire {
     /// The wire form of a leaf; `nil` for a node that is not a protobuf scalar (an 8- or 16-bit
     /// integer has no proto type). `signedZigZagIsPlain`: see ``ProtobufScalarType/init(leaf:signedZigZagIsPlain:)``.
     init?(_ leaf: BinaryValue, signedZigZagIsPlain: Bool = false) {
-        @inline(__always) func signed(_ e: IntegerEncoding) -> IntegerEncoding {
-            signedZigZagIsPlain && e == .zigZag ? .varint : e
-        }
+        @inline(__always) func signed(_ e: IntegerEncoding) -> IntegerEncoding { e.protobuf(plain: signedZigZagIsPlain) }
         switch leaf {
         case .bool(let v): self = .varint(v ? 1 : 0)
         case .int32(let v, let e): self.init(signed: Int64(v), bits64: false, signed(e))
@@ -258,4 +205,12 @@ enum ProtobufPacked {
         case .int8, .uint8, .int16, .uint16: break
         }
     }
+}
+
+extension IntegerEncoding {
+    /// A signed integer's encoding in protobuf: a plain (unwrapped) `Int32`, `Int64` or `Int`
+    /// arrives as `.zigZag` (v3's default) and is `int32`/`int64`, `.varint`; one a wrapper chose
+    /// (`plain` false) is as chosen (`.zigZag`: `sint32`/`sint64`).
+    @inline(__always)
+    func protobuf(plain: Bool) -> IntegerEncoding { plain && self == .zigZag ? .varint : self }
 }

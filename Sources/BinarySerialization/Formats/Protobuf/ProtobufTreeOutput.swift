@@ -68,14 +68,12 @@ final class ProtobufTreeOutput {
 }
 
 extension BinaryValue {
-    /// The leaf as the protobuf tree holds it: a plain signed integer from a value's events
-    /// (`plainSigned`) is `int32`/`int64`, `.varint`.
+    /// The leaf as the protobuf tree holds it: see ``IntegerEncoding/protobuf(plain:)``.
     func protobufTreeLeaf(plainSigned: Bool) -> BinaryValue {
-        guard plainSigned else { return self }
         switch self {
-        case .int32(let v, .zigZag): return .int32(v, .varint)
-        case .int64(let v, .zigZag): return .int64(v, .varint)
-        case .int(let v, .zigZag): return .int(v, .varint)
+        case .int32(let v, let e): return .int32(v, e.protobuf(plain: plainSigned))
+        case .int64(let v, let e): return .int64(v, e.protobuf(plain: plainSigned))
+        case .int(let v, let e): return .int(v, e.protobuf(plain: plainSigned))
         default: return self
         }
     }

@@ -59,7 +59,7 @@ enum ProtobufUnknownFields {
                     // A map value: its entry is the last stored one with its key (the tree sorts
                     // entries, and keeps one per key).
                     guard case .keyed(var fields) = elements[i],
-                        let found = stored.last(where: { storedKey(input, $0, like: entry.key) == entry.key }),
+                        let found = stored.last(where: { hasKey(input, $0, entry.key) }),
                         var mapValue = fields[BinaryKey(intValue: 2)]
                     else { continue }
                     let valueRanges = Self.fields(input, [found]).filter { $0.number == 2 }.compactMap(payload)
@@ -97,14 +97,14 @@ enum ProtobufUnknownFields {
         return (key, ())
     }
 
-    /// The key stored in the map entry `range`, read as the type of `like`.
-    private static func storedKey(_ input: UnsafeRawBufferPointer, _ range: Range<Int>, like: BinaryValue)
-        -> BinaryValue?
-    {
-        guard let type = ProtobufScalarType(leaf: like) else { return nil }
-        guard let key = fields(input, [range]).last(where: { $0.number == 1 }) else { return type.defaultLeaf }
-        var r = ByteReader(buffer: input, offset: key.valueStart, end: key.end)
-        return try? type.read(&r)
+    /// Whether the map entry stored in `range` has `key` (its bytes are those `key` is written as).
+    private static func hasKey(_ input: UnsafeRawBufferPointer, _ range: Range<Int>, _ key: BinaryValue) -> Bool {
+        guard let wire = ProtobufLeafWire(key) else { return false }
+        guard let stored = fields(input, [range]).last(where: { $0.number == 1 }) else { return wire.isDefault }
+        guard let written = try? Output.make(count: wire.payloadSize, { wire.write(to: &$0, delimited: false) }) else {
+            return false
+        }
+        return written.elementsEqual(UnsafeRawBufferPointer(rebasing: input[stored.valueStart..<stored.end]))
     }
 
     private static func payload(_ entry: ProtobufFieldEntry) -> Range<Int>? {
