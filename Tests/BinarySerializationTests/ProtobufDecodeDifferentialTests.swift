@@ -81,5 +81,12 @@ import Testing
         #expect(streamed(PB1<[SignedValue<Int32>]>.self, bytes("0a 02 01 02"))?.value.map(\.wrappedValue) == [-1, 1])
         #expect(streamed(PB1<[PBColor]>.self, bytes("08 01 0a 01 02")) == PB1([.red, .blue]))
         #expect(streamed(PB1<[String]>.self, bytes("0a 01 61 0a 00")) == PB1(["a", ""]))
+        // An empty packed run holds no number (found by the differential against Google's
+        // implementation), while an empty length-delimited string is one element.
+        #expect(streamed(PB1<[SignedValue<Int32>]>.self, bytes("0a 01 02 0a 00"))?.value.map(\.wrappedValue) == [1])
+        #expect(streamed(PB1<[SignedValue<Int32>]>.self, bytes("0a 00"))?.value.isEmpty == true)
+        #expect(streamed(PB1<[PBColor]>.self, bytes("0a 00 08 01 0a 00")) == PB1([.red]))
+        #expect(streamed(PB1<Set<FixedSizeEncoded<Int32>>>.self, bytes("0a 00 0d 01 00 00 00"))?.value.count == 1)
+        #expect(streamed(PB1<[String]>.self, bytes("0a 00 0a 00")) == PB1(["", ""]))
     }
 }

@@ -77,7 +77,7 @@ import Testing
         #expect(protobufEncodingFailure(PB1Wrapper(MixedElements()))?.0 == .multipleTypesInUnkeyedContainer)
     }
 
-    @Test func oneOfRules() {
+    @Test func oneOfRules() throws {
         struct Clash: Codable {
             var id: Int32 = 1
             var pick: PBChoice.Pick = .number(1)
@@ -92,6 +92,24 @@ import Testing
             enum CodingKeys: Int, CodingKey { case pick = 100, id = 2 }  // the field after the member
         }
         #expect(protobufEncodingFailure(ClashAfter())?.0 == .unsupportedType("oneof"))
+        // Field numbers from 64 up are checked exactly too: 100 and member 101 are distinct fields.
+        struct Large: Codable, Equatable {
+            var id: Int32 = 1
+            var pick: Pick = .number(2)
+            enum Pick: Codable, Equatable, ProtobufOneOf {
+                case number(Int32)
+                enum CodingKeys: Int, CodingKey { case number = 101 }
+            }
+            enum CodingKeys: Int, CodingKey { case id = 100, pick = 7 }
+        }
+        #expect(throws: Never.self) { try ProtobufEncoder().encode(Large()) }
+        #expect(try ProtobufDecoder().decode(Large.self, from: ProtobufEncoder().encode(Large())) == Large())
+        struct LargeClash: Codable {
+            var id: Int32 = 1
+            var pick: Large.Pick = .number(2)
+            enum CodingKeys: Int, CodingKey { case id = 101, pick = 7 }
+        }
+        #expect(protobufEncodingFailure(LargeClash())?.0 == .unsupportedType("oneof"))
         // A oneof must set one case; here the "oneof" writes a message of its own.
         #expect(protobufEncodingFailure(PB1Wrapper(PBTwoCases()))?.0 == .unsupportedType("oneof"))
     }

@@ -113,4 +113,11 @@ import Testing
         #expect(try spacedHex(throughTree(withUnknown + plain)) == spacedHex(Data(bytes(plain))))
         #expect(try spacedHex(throughTree(plain + withUnknown)) == spacedHex(Data(bytes(withUnknown))))
     }
+
+    @Test func aMapKeyWrittenLongerThanNeededFindsItsEntry() throws {
+        // Key 1 written as `81 00`: its value's unknown field 39 is kept all the same.
+        #expect(
+            try spacedHex(throughTree("1a 08 08 81 00 12 03 b8 02 01"))
+                == spacedHex(Data(bytes("1a 07 08 01 12 03 b8 02 01"))))
+    }
 }

@@ -14,9 +14,11 @@ final class DecodingThreadCache: ThreadEndObserver {
         let array: (any DecodableArray.Type)?
         /// Looked up for types that are not decoded directly (the others never open a container).
         let elementHint: ScalarKind?
-        /// A ``ProtobufOneOf`` enum, or a type the protobuf format leaves to its tree path (see
+        /// A ``ProtobufOneOf`` enum or a map protobuf reads as entries (see
         /// ``ProtobufFormat/facts(_:direct:)``): the one fact the decoder tests per value.
         let protobufSpecial: Bool
+        /// A collection of numbers (``ProtobufFormat/hasNumberElements(_:)``).
+        let protobufNumbers: Bool
     }
 
     // One thread, and no access stays open across a call out.
@@ -89,7 +91,8 @@ final class DecodingThreadCache: ThreadEndObserver {
             type: ObjectIdentifier(T.self), direct: direct,
             array: direct == nil ? T.self as? any DecodableArray.Type : nil,
             elementHint: direct == nil ? (T.self as? any ElementHinted.Type)?.elementHint : nil,
-            protobufSpecial: ProtobufFormat.facts(T.self, direct: direct) != .plain)
+            protobufSpecial: ProtobufFormat.facts(T.self, direct: direct) != .plain,
+            protobufNumbers: direct == nil && ProtobufFormat.hasNumberElements(T.self))
         if RetentionLimits.reuses { entries.remember(entry, for: entry.type) }
         return entry
     }

@@ -25,7 +25,7 @@ extension TreeDecoderImpl {
         _ type: A.Type, as: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
     ) throws -> T {
         let path = parent.appending(step)
-        var view = try openElements(of: &node, parent: parent, step: step, path: path)
+        var view = try openElements(A.self, of: &node, parent: parent, step: step, path: path)
         depth += 1
         defer { depth -= 1 }
         var elements = A()
@@ -44,12 +44,14 @@ extension TreeDecoderImpl {
     /// what the checks and their errors need stays out of ``decodeElements(_:as:from:parent:step:)``'s
     /// frame, which is on the stack while the elements decode (one per level of a nested value).
     @inline(never)
-    private func openElements(
-        of node: inout DecodingNode, parent: CodingPathNode, step: PathStep?, path: CodingPathNode
+    private func openElements<A>(
+        _ type: A.Type, of node: inout DecodingNode, parent: CodingPathNode, step: PathStep?, path: CodingPathNode
     ) throws -> DecodingNode.UnkeyedView {
         try checkDepth(parent: parent, step: step, node: node)
         guard session.isOpen else { throw DecodingSession.closedError(path.path) }
-        do { return try node.unkeyedView(format, elementHint: nil, cursors: session.cursors) } catch {
+        // For protobuf: whether the elements are numbers, which may come as packed runs.
+        let hint = formatNeedsFacts && typeFacts.entry(A.self).protobufNumbers ? ProtobufFormat.packedElements : nil
+        do { return try node.unkeyedView(format, elementHint: hint, cursors: session.cursors) } catch {
             throw decodingError(error, [Any].self, path.path)
         }
     }

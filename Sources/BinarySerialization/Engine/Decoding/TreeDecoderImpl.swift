@@ -312,6 +312,7 @@ final class TreeDecoderImpl: Decoder {
     @inline(never)
     private func elementHint<T>(of type: T.Type) -> ScalarKind? {
         let facts = typeFacts.entry(T.self)
+        if formatNeedsFacts { return facts.protobufNumbers ? ProtobufFormat.packedElements : nil }
         // A directly decoded type gets here only as the root of a stream element.
         return facts.direct == nil ? facts.elementHint : (T.self as? any ElementHinted.Type)?.elementHint
     }

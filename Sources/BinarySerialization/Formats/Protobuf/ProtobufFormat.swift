@@ -223,7 +223,7 @@ enum ProtobufFormat: ByteFormat {
                 .typeMismatch, "expected \(type) (wire type \(type.wireType)), found wire type \(wire)",
                 offset: current.start)
         }
-        cursor.reset(offset: valueStart, end: current.end, absentIndices: [], elementHint: nil)
+        cursor.reset(offset: valueStart, end: current.end, absentIndices: [], elementHint: cursor.elementHint)
         node.tag = packed
         return try packedReader(node)
     }
@@ -439,24 +439,48 @@ enum ProtobufFormat: ByteFormat {
         case absent: (start, end) = (0, 0)
         default: throw unsupported("a message read as a repeated field", at: node.start)
         }
+        // A hint says the elements are numbers (``packedElements``): an empty packed run holds none.
         let cursor =
-            cursors?.cursor(offset: 0, end: 0, absentIndices: [], elementHint: nil)
-            ?? ByteCursor(offset: 0, end: 0)
+            cursors?.cursor(offset: 0, end: 0, absentIndices: [], elementHint: elementHint)
+            ?? ByteCursor(offset: 0, end: 0, elementHint: elementHint)
         return ByteUnkeyedView(buffer: node.buffer, offset: start, end: end, cursor: cursor)
     }
 
-    /// The next occurrence of the view's field at or after `view.offset`.
+    /// The next occurrence of the view's field at or after `view.offset` (for elements that are
+    /// numbers, the next that is not an empty packed run).
     @inline(__always)
     private static func nextOccurrence(_ view: ByteUnkeyedView) throws -> ProtobufFieldEntry? {
         guard view.offset < view.end else { return nil }
         var r = ByteReader(buffer: view.buffer, offset: view.start, end: view.end)
         let number = try field(&r).number
         r.offset = view.offset
+        let numbers = view.cursor?.elementHint != nil
         while !r.isAtEnd {
             let entry = try field(&r)
-            if entry.number == number { return entry }
+            guard entry.number == number else { continue }
+            if numbers, entry.wireType == .lengthDelimited, entry.valueStart == entry.end { continue }
+            return entry
         }
         return nil
+    }
+
+    /// The hint the decoder gives an unkeyed view whose elements are numbers (see
+    /// ``hasNumberElements(_:)``).
+    static let packedElements = ScalarKind.bool
+
+    /// Whether `T` is a collection of numbers (integers, their wrappers, `Bool`, floating point,
+    /// enums with such raw values), which may come as packed runs, an empty one holding none.
+    static func hasNumberElements<T>(_ type: T.Type) -> Bool {
+        guard let sequence = T.self as? any Sequence.Type else { return false }
+        func element<S: Sequence>(_: S.Type) -> Any.Type { S.Element.self }
+        return isNumber(element(sequence))
+    }
+
+    private static func isNumber(_ type: Any.Type) -> Bool {
+        if type is any ProtobufNumber.Type { return true }
+        func rawValue<R: RawRepresentable>(_: R.Type) -> Any.Type { R.RawValue.self }
+        if let raw = type as? any RawRepresentable.Type { return rawValue(raw) is any ProtobufNumber.Type }
+        return false
     }
 
     static func count(_ view: ByteUnkeyedView, counts: UnkeyedCounts?) -> Int? {
@@ -608,3 +632,19 @@ struct ProtobufMapEntry<Key: Decodable, Value: Decodable>: Decodable {
     let value: Value
     enum CodingKeys: Int, CodingKey { case key = 1, value = 2 }
 }
+
+/// The Swift types that are proto3 numbers (read from packed runs as well as one by one).
+protocol ProtobufNumber {}
+extension Bool: ProtobufNumber {}
+extension Int32: ProtobufNumber {}
+extension Int64: ProtobufNumber {}
+extension Int: ProtobufNumber {}
+extension UInt32: ProtobufNumber {}
+extension UInt64: ProtobufNumber {}
+extension UInt: ProtobufNumber {}
+extension Float: ProtobufNumber {}
+extension Double: ProtobufNumber {}
+extension SignedValue: ProtobufNumber {}
+extension ZigZagEncoded: ProtobufNumber {}
+extension FixedSizeEncoded: ProtobufNumber {}
+extension VariableLengthEncoded: ProtobufNumber {}

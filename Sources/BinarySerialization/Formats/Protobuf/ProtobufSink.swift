@@ -2,7 +2,8 @@ import Foundation
 import TreeCoding
 
 /// The protobuf writer: proto3 bytes from the streaming encoder's events (a value) and from a
-/// protobuf tree sent as the same events (``TreeReplay``), in one pass.
+/// protobuf tree sent as the same events (``TreeReplay``), in one pass; or, for `encodeTree`, the
+/// protobuf tree of a value's events (``ProtobufTreeOutput``).
 ///
 /// A message's length is known only once it ends: as ``V3Sink`` does, the sink writes content
 /// without length prefixes, notes where each goes and how long it is, and `finish()` copies the
@@ -11,9 +12,9 @@ import TreeCoding
 /// The events of a value say what the tree does not keep, as ``TypeFact``s and through the shape
 /// the engine gives protobuf (a field with presence is bracketed as an optional, a dictionary is
 /// sorted map entries `[1: key, 2: value]`, a set's elements come sorted): see
-/// ``StreamingEncoder``. The sink is strict: anything it is not sure how to write (a string key in
-/// a message, an 8-bit integer, nil in a repeated field, a oneof with two cases...) fails it, and
-/// the caller encodes through the protobuf tree, which reports the rule with its coding path.
+/// ``StreamingEncoder``. What proto3 cannot express (a string key in a message, an 8-bit integer,
+/// nil in a repeated field, a oneof with two cases...) fails the sink with the rule; the value is
+/// then encoded again with each context's key kept, for the error's coding path.
 ///
 /// Mutable state is `@exclusivity(unchecked)`: a sink belongs to one run on one thread.
 final class ProtobufSink: ByteSink {
@@ -38,6 +39,8 @@ final class ProtobufSink: ByteSink {
     /// Set to report a failure: each open context's last key (or element index), for its path.
     @exclusivity(unchecked) private var pathKeys: [BinaryKey?]?
     @exclusivity(unchecked) private(set) var failurePath: [BinaryKey] = []
+    /// Field numbers from 64 up written in the open messages, with their message's context.
+    @exclusivity(unchecked) private var largeNumbers: [(message: Int, number: Int)] = []
 
     fileprivate enum Kind {
         case root
@@ -75,12 +78,9 @@ final class ProtobufSink: ByteSink {
         /// The bytes of prefixes nested in this node, which its length includes.
         var nestedPrefixBytes = 0
         var element = Element.none
-        /// Field numbers below 64 written in this message, one bit each; and whether a larger one
-        /// was, and whether a larger one was a oneof member (a clash check that stays exact for the
-        /// usual numbers and fails the sink, to let the tree path decide, for the rest).
+        /// Field numbers below 64 written in this message, one bit each (larger ones are in
+        /// `largeNumbers`): a oneof member and another field must not share a number.
         var small: UInt64 = 0
-        var large = false
-        var largeMember = false
         /// A map entry message: field 1 is the key, which must be an integer, `Bool` or string.
         var mapEntry = false
         /// Members written in a oneof context.
@@ -104,6 +104,7 @@ final class ProtobufSink: ByteSink {
         nextEncodingChosen = false
         nextIsMapEntry = false
         messages = 0
+        largeNumbers.removeAll(keepingCapacity: true)
         contexts.removeAll()
         contexts.append(Context(kind: .root))
     }
@@ -202,8 +203,7 @@ final class ProtobufSink: ByteSink {
         if let pathKeys { failurePath = pathKeys.compactMap { $0 } }
     }
 
-    /// Fails with a proto3 rule (what `encode(tree:)` reports; a streamed value goes through the
-    /// tree path, which reports the rule for the Swift value).
+    /// Fails with a proto3 rule, which the encoder reports with its coding path.
     @inline(never)
     private func refuse(_ code: ProtobufEncodingError, _ rule: String, _ value: Any) {
         fail(.protobuf(ProtobufRefusal(code, rule, value)))
@@ -363,12 +363,12 @@ final class ProtobufSink: ByteSink {
         if pathKeys != nil { pathKeys?[top] = key }
         switch contexts[top].kind {
         case .message:
-            guard let number = fieldNumber(key), noteNumber(number, member: false, in: top) else { return }
+            guard let number = fieldNumber(key), noteNumber(number, in: top) else { return }
             contexts[top].number = number
         case .oneOf:
             // One member, a field of the enclosing message.
             guard contexts[top].members == 0 else { return fail() }
-            guard let number = fieldNumber(key), noteNumber(number, member: true, in: enclosingMessage(below: top))
+            guard let number = fieldNumber(key), noteNumber(number, in: enclosingMessage(below: top))
             else { return }
             contexts[top].members = 1
             contexts[top].number = number
@@ -384,7 +384,7 @@ final class ProtobufSink: ByteSink {
             if let tree { tree.openMessage(member, present: true) } else { openDelimited(member, at: top) }
             contexts[top].kind = .message
             messages &+= 1
-            guard noteNumber(number, member: false, in: top) else { return }
+            guard noteNumber(number, in: top) else { return }
             contexts[top].number = number
         default:
             // A second name in a case's container, or a key outside a keyed container.
@@ -470,6 +470,7 @@ final class ProtobufSink: ByteSink {
         case .message:
             if contexts.count > 1 { messages &-= 1 }
             if closed.number != 0 { fail() }  // a key without its value
+            while let last = largeNumbers.last, last.message >= contexts.count { largeNumbers.removeLast() }
             tree?.close()
         case .oneOf:
             if closed.members != 1 || closed.number != 0 { fail() }
@@ -524,19 +525,17 @@ final class ProtobufSink: ByteSink {
     }
 
     /// Notes field `number` written in message context `message`; `false` (and the sink fails)
-    /// if it was written before (a oneof member and another field with one number), or might
-    /// have been.
+    /// if it was written before (a oneof member and another field with one number).
     @inline(__always)
-    private func noteNumber(_ number: Int, member: Bool, in message: Int) -> Bool {
+    private func noteNumber(_ number: Int, in message: Int) -> Bool {
         if number < 64 {
             let bit: UInt64 = 1 &<< UInt64(number)
             if contexts[message].small & bit != 0 { return refuseClash(number) }
             contexts[message].small |= bit
             return true
         }
-        if member ? contexts[message].large : contexts[message].largeMember { return refuseClash(number) }
-        contexts[message].large = true
-        if member { contexts[message].largeMember = true }
+        if largeNumbers.contains(where: { $0.message == message && $0.number == number }) { return refuseClash(number) }
+        largeNumbers.append((message, number))
         return true
     }
 

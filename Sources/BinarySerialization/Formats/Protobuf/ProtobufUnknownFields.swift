@@ -97,14 +97,27 @@ enum ProtobufUnknownFields {
         return (key, ())
     }
 
-    /// Whether the map entry stored in `range` has `key` (its bytes are those `key` is written as).
+    /// Whether the map entry stored in `range` has `key`: its stored key reads as the same
+    /// number (however its varint was written) or the same string.
     private static func hasKey(_ input: UnsafeRawBufferPointer, _ range: Range<Int>, _ key: BinaryValue) -> Bool {
-        guard let wire = ProtobufLeafWire(key) else { return false }
+        guard let type = ProtobufScalarType(leaf: key), let wire = ProtobufLeafWire(key) else { return false }
         guard let stored = fields(input, [range]).last(where: { $0.number == 1 }) else { return wire.isDefault }
-        guard let written = try? Output.make(count: wire.payloadSize, { wire.write(to: &$0, delimited: false) }) else {
-            return false
+        let bytes = UnsafeRawBufferPointer(rebasing: input[stored.valueStart..<stored.end])
+        if case .string(let string) = key { return string.utf8.elementsEqual(bytes) }
+        guard let written = try? Output.make(count: wire.payloadSize, { wire.write(to: &$0, delimited: false) }),
+            let own = written.withUnsafeBytes({ number(type, $0) }), let found = number(type, bytes)
+        else { return false }
+        return own == found
+    }
+
+    /// The number of `type` in `bytes`, as a map key compares: a 32-bit type's low 32 bits.
+    private static func number(_ type: ProtobufScalarType, _ bytes: UnsafeRawBufferPointer) -> UInt64? {
+        var r = ByteReader(buffer: bytes, offset: 0, end: bytes.count)
+        guard let bits = try? ProtobufFormat.readBits(type, &r) else { return nil }
+        switch type {
+        case .int32, .uint32, .sint32, .fixed32, .sfixed32: return bits & 0xffff_ffff
+        default: return bits
         }
-        return written.elementsEqual(UnsafeRawBufferPointer(rebasing: input[stored.valueStart..<stored.end]))
     }
 
     private static func payload(_ entry: ProtobufFieldEntry) -> Range<Int>? {
