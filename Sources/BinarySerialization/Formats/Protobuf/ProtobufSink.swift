@@ -96,22 +96,23 @@ final class ProtobufSink: ByteSink {
     private func reset(maximumDepth: Int, fromValue: Bool, tree: ProtobufTreeOutput? = nil, tracksPath: Bool = false) {
         self.maximumDepth = maximumDepth
         self.fromValue = fromValue
-        self.tree = tree
-        pathKeys = tracksPath ? [nil] : nil
-        failurePath = []
+        // `endRun` left no tree output and no path keys; each store costs, per message encoded.
+        if let tree { self.tree = tree }
+        if tracksPath { pathKeys = [nil] }
+        if !failurePath.isEmpty { failurePath = [] }
         failure = nil
         nextIsOneOf = false
         nextEncodingChosen = false
         nextIsMapEntry = false
         messages = 0
-        largeNumbers.removeAll(keepingCapacity: true)
+        if !largeNumbers.isEmpty { largeNumbers.removeAll(keepingCapacity: true) }
         contexts.removeAll()
         contexts.append(Context(kind: .root))
     }
 
     func endRun() {
-        tree = nil
-        pathKeys = nil
+        if tree != nil { tree = nil }
+        if pathKeys != nil { pathKeys = nil }
         buffer.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes)
         prefixes.removeAll(keepingCapacityUpTo: RetentionLimits.sinkBytes / 16)
         contexts.trim(to: RetentionLimits.levels)
