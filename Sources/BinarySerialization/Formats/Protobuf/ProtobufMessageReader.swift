@@ -61,7 +61,9 @@ enum ProtobufFraming {
         return entries
     }
 
-    /// Reads one field at `r`, checking its tag and that its value is within the bytes.
+    /// Reads one field at `r`, checking its tag and that its value is within the bytes. (Inlined:
+    /// it runs once per field framed; a group, rare, is read out of line.)
+    @inline(__always)
     static func field(_ r: inout ByteReader, groupDepth: Int, maximumDepth: Int) throws -> ProtobufFieldEntry {
         let tagStart = r.offset
         let tag = try r.protobufVarint()
@@ -86,21 +88,7 @@ enum ProtobufFraming {
             valueStart = r.offset
             r.offset += length
         case .startGroup:
-            guard groupDepth < maximumDepth else {
-                throw WireFormatError(.limitExceeded, "groups nested deeper than \(maximumDepth)", offset: tagStart)
-            }
-            while true {
-                guard !r.isAtEnd else { throw r.truncated("the end of group \(field)") }
-                let inner = try Self.field(&r, groupDepth: groupDepth + 1, maximumDepth: maximumDepth)
-                if inner.wireType == .endGroup {
-                    guard inner.number == field else {
-                        throw WireFormatError(
-                            .invalidBytes, "group \(field) ends with the end tag of \(inner.number)",
-                            offset: inner.tagStart)
-                    }
-                    break
-                }
-            }
+            try skipGroup(field, &r, tagStart: tagStart, groupDepth: groupDepth, maximumDepth: maximumDepth)
         case .endGroup:
             // Only valid as the end of a group, which the group's loop above consumes.
             guard groupDepth > 0 else {
@@ -109,6 +97,27 @@ enum ProtobufFraming {
         }
         return ProtobufFieldEntry(
             number: field, wireType: wireType, tagStart: tagStart, valueStart: valueStart, end: r.offset)
+    }
+
+    /// Reads the fields of group `field` up to its end tag.
+    @inline(never)
+    private static func skipGroup(
+        _ field: Int, _ r: inout ByteReader, tagStart: Int, groupDepth: Int, maximumDepth: Int
+    ) throws {
+        guard groupDepth < maximumDepth else {
+            throw WireFormatError(.limitExceeded, "groups nested deeper than \(maximumDepth)", offset: tagStart)
+        }
+        while true {
+            guard !r.isAtEnd else { throw r.truncated("the end of group \(field)") }
+            let inner = try Self.field(&r, groupDepth: groupDepth + 1, maximumDepth: maximumDepth)
+            if inner.wireType == .endGroup {
+                guard inner.number == field else {
+                    throw WireFormatError(
+                        .invalidBytes, "group \(field) ends with the end tag of \(inner.number)", offset: inner.tagStart)
+                }
+                return
+            }
+        }
     }
 }
 

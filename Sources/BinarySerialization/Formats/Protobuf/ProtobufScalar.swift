@@ -89,6 +89,7 @@ enum ProtobufLeafWire {
     case string(String)
     case bytes(Data)
 
+    @inline(__always)
     var wireType: ProtobufWireType {
         switch self {
         case .varint: return .varint
@@ -100,6 +101,7 @@ enum ProtobufLeafWire {
 
     /// Whether the value is proto3's default (zero, empty), which a field without presence omits.
     /// A float's default is the bit pattern zero: `-0.0` is written.
+    @inline(__always)
     var isDefault: Bool {
         switch self {
         case .varint(let v): return v == 0
@@ -111,6 +113,7 @@ enum ProtobufLeafWire {
     }
 
     /// The payload's size in bytes, without its length prefix.
+    @inline(__always)
     var payloadSize: Int {
         switch self {
         case .varint(let v): return ProtobufVarint.size(v)
@@ -123,6 +126,7 @@ enum ProtobufLeafWire {
 
     /// The wire form of a leaf; `nil` for a node that is not a protobuf scalar (an 8- or 16-bit
     /// integer has no proto type). `signedZigZagIsPlain`: see ``ProtobufScalarType/init(leaf:signedZigZagIsPlain:)``.
+    @inline(__always)
     init?(_ leaf: BinaryValue, signedZigZagIsPlain: Bool = false) {
         @inline(__always) func signed(_ e: IntegerEncoding) -> IntegerEncoding { e.protobuf(plain: signedZigZagIsPlain) }
         switch leaf {
