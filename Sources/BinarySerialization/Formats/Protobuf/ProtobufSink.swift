@@ -597,39 +597,10 @@ final class ProtobufSink: ByteSink {
     }
 
     private func writeField(_ number: Int, _ node: BinaryValue, present: Bool, message: Int, plainSigned: Bool) {
-        switch node {
-        case .optional(.none):
-            // An absent field is not written; nil as an optional's value has no proto3 form.
-            if present { return refuse(.nilValuesNotSupported, "an optional of an optional has no proto3 form", node) }
-            tree?.field(number, node)
-            return
-        case .nil:
-            return refuse(.nilValuesNotSupported, "a field cannot hold nil", node)
-        case .packed(let array):
-            guard !present else {
-                return refuse(
-                    .unsupportedType("optional repeated"),
-                    "a repeated field or map has no presence in proto3: it cannot be optional", node)
-            }
-            if let tree {
-                guard ProtobufPacked.payloadSize(array) != nil else { return refusePacked(array) }
-                return tree.field(number, node)
-            }
-            writePacked(number, array)
-            return
-        case .unknown(let bytes):
-            guard !fromValue else { return fail() }
-            do {
-                try ProtobufUnknownField.check(bytes, number: number)
-            } catch {
-                return refuse(.unsupportedType("unknown"), ProtobufUnknownField.rule(error), node)
-            }
-            bytes.withUnsafeBytes { raw in buffer.append(raw.count) { w in w.bytes(raw) } }
-            return
-        default:
-            break
+        // A scalar, the usual field, first.
+        guard let wire = ProtobufLeafWire(node, signedZigZagIsPlain: plainSigned) else {
+            return writeOtherField(number, node, present: present)
         }
-        guard let wire = ProtobufLeafWire(node, signedZigZagIsPlain: plainSigned) else { return refuseScalar(node) }
         if number == 1, contexts[message].mapEntry {
             switch node {
             case .float, .double, .data: return refuseMapKey(node)
@@ -642,6 +613,39 @@ final class ProtobufSink: ByteSink {
         }
         if !present, wire.isDefault { return }
         writeTagged(number, wire)
+    }
+
+    /// A field that is not a scalar: absent, a packed array, unknown bytes kept by a tree.
+    private func writeOtherField(_ number: Int, _ node: BinaryValue, present: Bool) {
+        switch node {
+        case .optional(.none):
+            // An absent field is not written; nil as an optional's value has no proto3 form.
+            if present { return refuse(.nilValuesNotSupported, "an optional of an optional has no proto3 form", node) }
+            tree?.field(number, node)
+        case .nil:
+            refuse(.nilValuesNotSupported, "a field cannot hold nil", node)
+        case .packed(let array):
+            guard !present else {
+                return refuse(
+                    .unsupportedType("optional repeated"),
+                    "a repeated field or map has no presence in proto3: it cannot be optional", node)
+            }
+            if let tree {
+                guard ProtobufPacked.payloadSize(array) != nil else { return refusePacked(array) }
+                return tree.field(number, node)
+            }
+            writePacked(number, array)
+        case .unknown(let bytes):
+            guard !fromValue else { return fail() }
+            do {
+                try ProtobufUnknownField.check(bytes, number: number)
+            } catch {
+                return refuse(.unsupportedType("unknown"), ProtobufUnknownField.rule(error), node)
+            }
+            bytes.withUnsafeBytes { raw in buffer.append(raw.count) { w in w.bytes(raw) } }
+        default:
+            refuseScalar(node)
+        }
     }
 
     @inline(never)
