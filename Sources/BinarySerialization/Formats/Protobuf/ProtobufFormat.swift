@@ -339,30 +339,43 @@ enum ProtobufFormat: ByteFormat {
                 throw WireFormatError(.truncated, "a packed run of \(type) that ends inside a value", offset: r.offset)
             }
             let count = r.remaining / width
-            out.reserveCapacity(out.count &+ count)
-            var at = base + r.offset
-            for _ in 0..<count {
-                let bits =
-                    width == 8
-                    ? UInt64(littleEndian: at.loadUnaligned(as: UInt64.self))
-                    : UInt64(UInt32(littleEndian: at.loadUnaligned(as: UInt32.self)))
-                out.append(make(bits))
-                at += width
+            // Written in place, without an append's checks per number.
+            let run = [T](unsafeUninitializedCapacity: count) { numbers, initialized in
+                guard let target = numbers.baseAddress else { return }
+                var at = base + r.offset
+                for i in 0..<count {
+                    let bits =
+                        width == 8
+                        ? UInt64(littleEndian: at.loadUnaligned(as: UInt64.self))
+                        : UInt64(UInt32(littleEndian: at.loadUnaligned(as: UInt32.self)))
+                    (target + i).initialize(to: make(bits))
+                    at += width
+                }
+                initialized = count
             }
+            if out.isEmpty { out = run } else { out.append(contentsOf: run) }
             r.offset = r.end
             return
         }
         let plain = type != .sint32 && type != .sint64
-        while !r.isAtEnd {
-            // `!isAtEnd`: the byte is within the run.
-            let byte = r.buffer[r.offset]
-            if byte < 0x80, plain {
-                out.append(make(UInt64(byte)))
-                r.offset &+= 1
-            } else {
-                out.append(make(try readBits(type, &r)))
+        // Each number takes a byte at least: the run's length bounds their count.
+        let run = try [T](unsafeUninitializedCapacity: r.remaining) { numbers, initialized in
+            guard let target = numbers.baseAddress else { return }
+            while !r.isAtEnd {
+                // `!isAtEnd`: the byte is within the run.
+                let byte = r.buffer[r.offset]
+                let bits: UInt64
+                if byte < 0x80, plain {
+                    bits = UInt64(byte)
+                    r.offset &+= 1
+                } else {
+                    bits = try readBits(type, &r)
+                }
+                (target + initialized).initialize(to: make(bits))
+                initialized &+= 1
             }
         }
+        if out.isEmpty { out = run } else { out.append(contentsOf: run) }
     }
 
     /// Calls `body` with each occurrence of the field `node` holds (none when absent), as a
