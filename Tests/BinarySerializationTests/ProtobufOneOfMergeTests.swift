@@ -114,6 +114,16 @@ import Testing
         #expect(try spacedHex(throughTree(plain + withUnknown)) == spacedHex(Data(bytes(withUnknown))))
     }
 
+    @Test func aFieldAcrossTwoOccurrencesOfAMessageIsKept() throws {
+        // Found by the protobuf fuzzer: member 12 (Inner) stored as `88` then `01 05`. Merged, the
+        // two are one message holding field 17 = 5, unknown to Inner, which begins in the first
+        // occurrence and ends in the second: the tree keeps it whole.
+        let hex = "62 01 88 62 02 01 05"
+        let decoder = ProtobufDecoder()
+        #expect(try decoder.decode(Root.self, from: Data(bytes(hex))) == Root(choice: .inner(Inner())))
+        #expect(try spacedHex(throughTree(hex)) == spacedHex(Data(bytes("62 03 88 01 05"))))
+    }
+
     @Test func aMapKeyWrittenLongerThanNeededFindsItsEntry() throws {
         // Key 1 written as `81 00`: its value's unknown field 39 is kept all the same.
         #expect(

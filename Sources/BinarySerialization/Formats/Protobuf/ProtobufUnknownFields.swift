@@ -13,9 +13,12 @@ enum ProtobufUnknownFields {
         insert(input, [0..<input.count], log, into: &tree)
     }
 
-    /// The unknown fields of the message stored in `ranges` into `node`, its tree.
+    /// The unknown fields of the message stored in `ranges` into `node`, its tree. A message
+    /// stored in several occurrences is their contents one after the other, as the decoder read
+    /// it: a field may begin in one and end in the next. Its fields are found in a copy, where
+    /// the log (whose offsets are the input's) says nothing.
     private static func insert(
-        _ input: UnsafeRawBufferPointer, _ ranges: [Range<Int>], _ log: ProtobufReadLog, into node: inout BinaryValue
+        _ input: UnsafeRawBufferPointer, _ ranges: [Range<Int>], _ log: ProtobufReadLog?, into node: inout BinaryValue
     ) {
         if case .optional(var wrapped?) = node {
             insert(input, ranges, log, into: &wrapped)
@@ -23,6 +26,12 @@ enum ProtobufUnknownFields {
             return
         }
         guard case .keyed(let message) = node else { return }
+        if ranges.count > 1 {
+            var merged = Data()
+            for range in ranges { merged.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[range])) }
+            merged.withUnsafeBytes { insert($0, [0..<$0.count], nil, into: &node) }
+            return
+        }
         let entries = fields(input, ranges)
         var fields = message.fields
         for i in fields.indices {
@@ -34,7 +43,7 @@ enum ProtobufUnknownFields {
         for entry in entries { lastAt[entry.number] = entry.tagStart }
         let known = Set(fields.compactMap { $0.key.intValue })
         var unknown: [Int: Data] = [:]
-        for entry in entries where !known.contains(entry.number) && log.oneOfOfMember[entry.tagStart] == nil {
+        for entry in entries where !known.contains(entry.number) && log?.oneOfOfMember[entry.tagStart] == nil {
             unknown[entry.number, default: Data()].append(contentsOf: UnsafeRawBufferPointer(rebasing: input[entry.whole]))
         }
         for (number, bytes) in unknown.sorted(by: { lastAt[$0.key, default: 0] < lastAt[$1.key, default: 0] }) {
@@ -47,7 +56,7 @@ enum ProtobufUnknownFields {
     /// `occurrences` (of the message's `entries`).
     private static func descend(
         _ input: UnsafeRawBufferPointer, _ occurrences: [ProtobufFieldEntry], _ entries: [ProtobufFieldEntry],
-        _ log: ProtobufReadLog, into value: inout BinaryValue
+        _ log: ProtobufReadLog?, into value: inout BinaryValue
     ) {
         switch value {
         case .keyed, .optional(.keyed?):
@@ -79,9 +88,11 @@ enum ProtobufUnknownFields {
     /// The occurrences of a field that make its value: for a oneof member, those after the last
     /// occurrence of another member of its oneof (which cleared it).
     private static func counted(
-        _ occurrences: [ProtobufFieldEntry], _ entries: [ProtobufFieldEntry], _ log: ProtobufReadLog
+        _ occurrences: [ProtobufFieldEntry], _ entries: [ProtobufFieldEntry], _ log: ProtobufReadLog?
     ) -> [ProtobufFieldEntry] {
-        guard let first = occurrences.first, let oneOf = log.oneOfOfMember[first.tagStart] else { return occurrences }
+        guard let log, let first = occurrences.first, let oneOf = log.oneOfOfMember[first.tagStart] else {
+            return occurrences
+        }
         let cleared =
             entries.filter { $0.number != first.number && log.oneOfOfMember[$0.tagStart] == oneOf }.map(\.tagStart)
             .max() ?? -1
