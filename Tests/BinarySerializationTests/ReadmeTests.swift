@@ -125,3 +125,43 @@ import Testing
         #expect(read == messages)
     }
 }
+
+/// The README's "Protocol Buffers" section: the bytes it shows, and the error a type with the Quick
+/// start's synthesized `String` keys gets.
+@Suite struct ReadmeProtobufTests {
+    struct Message: Codable, Equatable {
+        var sender: String
+        var isRead: Bool
+        var unreadCount: Int
+        enum CodingKeys: Int, CodingKey { case sender = 1, isRead = 2, unreadCount = 3 }
+    }
+
+    let message = Message(sender: "Alice", isRead: true, unreadCount: 42)
+
+    @Test func quickStart() throws {
+        let data = try ProtobufEncoder().encode(message)
+        #expect(spacedHex(data) == "0a 05 41 6c 69 63 65 10 01 18 2a")
+        #expect(try ProtobufDecoder().decode(Message.self, from: data) == message)
+        #expect(try ProtobufEncoder().encode(Message(sender: "", isRead: false, unreadCount: 0)).isEmpty)
+    }
+
+    @Test func stringKeysAreAnEncodingError() {
+        let error = #expect(throws: EncodingError.self) { try ProtobufEncoder().encode(ReadmeTests().message) }
+        guard let error, case .invalidValue(let value, let context) = error else {
+            Issue.record("expected EncodingError.invalidValue")
+            return
+        }
+        #expect(value as? String == "sender")
+        #expect(context.codingPath.map(\.stringValue) == ["sender"])
+        #expect(context.codingPath.map(\.intValue) == [nil])
+        #expect(
+            context.debugDescription == "Protobuf: the key \"sender\" has no integer value: fields need Int coding keys"
+        )
+        #expect(context.underlyingError as? ProtobufEncodingError == .missingIntegerKey("sender"))
+        #expect(
+            String(describing: error) == """
+                EncodingError.invalidValue: "sender" (String). Path: sender. Debug description: Protobuf: the key \
+                "sender" has no integer value: fields need Int coding keys. Underlying error: missingIntegerKey("sender")
+                """)
+    }
+}
