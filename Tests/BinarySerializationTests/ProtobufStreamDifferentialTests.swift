@@ -183,17 +183,18 @@ import Testing
             enum CodingKeys: Int, CodingKey { case a = 1 }
         }
         // Each is refused by `encode` and `encodeTree` alike, with the same rule and path.
-        func expectRefused<T: Encodable>(_ value: T, _ path: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        func expectRefused<T: Encodable>(_ value: T, _ path: String, sourceLocation: SourceLocation = #_sourceLocation)
+        {
             let failure = protobufEncodingFailure(value)
             #expect(failure?.0 != nil, "\(T.self): \(String(describing: failure))", sourceLocation: sourceLocation)
             #expect(failure?.1 == path, sourceLocation: sourceLocation)
-            do {
-                _ = try ProtobufEncoder().encodeTree(value)
+            switch Result(catching: { try ProtobufEncoder().encodeTree(value) }) {
+            case .success:
                 Issue.record("encodeTree accepted \(T.self)", sourceLocation: sourceLocation)
-            } catch let EncodingError.invalidValue(_, context) {
+            case .failure(EncodingError.invalidValue(_, let context)):
                 #expect(
                     (context.underlyingError as? ProtobufEncodingError) == failure?.0, sourceLocation: sourceLocation)
-            } catch {
+            case .failure(let error):
                 Issue.record("\(error)", sourceLocation: sourceLocation)
             }
         }

@@ -335,7 +335,8 @@ final class TreeDecoderImpl: Decoder {
             wire = WireFormatError(violation)
         } else if let protobuf = error as? ProtobufDecodingError {
             return DecodingError.typeMismatch(
-                type, .init(codingPath: path(), debugDescription: "Protobuf: \(protobuf.reason)", underlyingError: protobuf))
+                type,
+                .init(codingPath: path(), debugDescription: "Protobuf: \(protobuf.reason)", underlyingError: protobuf))
         } else {
             return error
         }

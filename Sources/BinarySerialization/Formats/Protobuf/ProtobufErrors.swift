@@ -76,7 +76,8 @@ extension ProtobufDecodingError {
         switch self {
         case .unexpectedDictionaryKey: return "a map key that is not the dictionary's key type"
         case .superNotSupported: return "superDecoder() has no proto3 form"
-        case .unsupportedType(let name): return "proto3 has no scalar type for \(name) (use Int32, UInt32, Int64 or UInt64)"
+        case .unsupportedType(let name):
+            return "proto3 has no scalar type for \(name) (use Int32, UInt32, Int64 or UInt64)"
         case .invalidAccess(let what): return what
         }
     }

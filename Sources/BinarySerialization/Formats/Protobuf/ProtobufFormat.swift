@@ -125,7 +125,9 @@ enum ProtobufFormat: ByteFormat {
     private static func occurrences(of node: ByteNode) throws -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         try forEachOccurrence(node) { occurrence in
-            guard wireType(occurrence) == ProtobufWireType.lengthDelimited.rawValue else { throw notAMessage(occurrence) }
+            guard wireType(occurrence) == ProtobufWireType.lengthDelimited.rawValue else {
+                throw notAMessage(occurrence)
+            }
             ranges.append(occurrence.start &+ Int(occurrence.extra)..<occurrence.end)
         }
         return ranges

@@ -113,7 +113,8 @@ enum ProtobufFraming {
             if inner.wireType == .endGroup {
                 guard inner.number == field else {
                     throw WireFormatError(
-                        .invalidBytes, "group \(field) ends with the end tag of \(inner.number)", offset: inner.tagStart)
+                        .invalidBytes, "group \(field) ends with the end tag of \(inner.number)", offset: inner.tagStart
+                    )
                 }
                 return
             }

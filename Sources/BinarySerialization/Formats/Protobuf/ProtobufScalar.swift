@@ -65,7 +65,9 @@ enum ProtobufScalarType: Sendable, CustomStringConvertible {
     /// is `.zigZag` (v3's default) and is `int32`/`int64`; else (a protobuf tree, or a leaf whose
     /// encoding a wrapper chose) `.zigZag` is `sint32`/`sint64`.
     init?(leaf: BinaryValue, signedZigZagIsPlain: Bool = false) {
-        @inline(__always) func signed(_ e: IntegerEncoding) -> IntegerEncoding { e.protobuf(plain: signedZigZagIsPlain) }
+        @inline(__always) func signed(_ e: IntegerEncoding) -> IntegerEncoding {
+            e.protobuf(plain: signedZigZagIsPlain)
+        }
         switch leaf {
         case .bool: self = .bool
         case .int32(_, let e): self = .integer(signed: true, bits64: false, signed(e))
@@ -128,7 +130,9 @@ enum ProtobufLeafWire {
     /// integer has no proto type). `signedZigZagIsPlain`: see ``ProtobufScalarType/init(leaf:signedZigZagIsPlain:)``.
     @inline(__always)
     init?(_ leaf: BinaryValue, signedZigZagIsPlain: Bool = false) {
-        @inline(__always) func signed(_ e: IntegerEncoding) -> IntegerEncoding { e.protobuf(plain: signedZigZagIsPlain) }
+        @inline(__always) func signed(_ e: IntegerEncoding) -> IntegerEncoding {
+            e.protobuf(plain: signedZigZagIsPlain)
+        }
         switch leaf {
         case .bool(let v): self = .varint(v ? 1 : 0)
         case .int32(let v, let e): self.init(signed: Int64(v), bits64: false, signed(e))

@@ -44,7 +44,8 @@ enum ProtobufUnknownFields {
         let known = Set(fields.compactMap { $0.key.intValue })
         var unknown: [Int: Data] = [:]
         for entry in entries where !known.contains(entry.number) && log?.oneOfOfMember[entry.tagStart] == nil {
-            unknown[entry.number, default: Data()].append(contentsOf: UnsafeRawBufferPointer(rebasing: input[entry.whole]))
+            unknown[entry.number, default: Data()].append(
+                contentsOf: UnsafeRawBufferPointer(rebasing: input[entry.whole]))
         }
         for (number, bytes) in unknown.sorted(by: { lastAt[$0.key, default: 0] < lastAt[$1.key, default: 0] }) {
             place(.unknown(bytes), number: number, lastAt: lastAt, in: &fields)
@@ -157,6 +158,7 @@ enum ProtobufUnknownFields {
             guard let last = field.key.intValue.flatMap({ lastAt[$0] }), last < at else { continue }
             if anchor.map({ last > $0.last }) ?? true { anchor = (last, i) }
         }
-        fields.insert(KeyedFields.Field(key: BinaryKey(intValue: number), value: node), at: anchor.map { $0.index + 1 } ?? 0)
+        fields.insert(
+            KeyedFields.Field(key: BinaryKey(intValue: number), value: node), at: anchor.map { $0.index + 1 } ?? 0)
     }
 }
