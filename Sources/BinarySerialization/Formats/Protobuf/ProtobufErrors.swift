@@ -85,6 +85,6 @@ extension ProtobufDecodingError {
 extension WireFormatError {
     /// The error as `DecodingError.dataCorrupted` for bytes read without a type (no coding path).
     var topLevelDecodingError: DecodingError {
-        .dataCorrupted(.init(codingPath: [], debugDescription: "Protobuf: \(summary)", underlyingError: self))
+        .dataCorrupted(.init(codingPath: [], debugDescription: "Protobuf: \(message)", underlyingError: self))
     }
 }
