@@ -155,7 +155,7 @@ import Testing
         "truncated v2 struct":
             "DecodingError.dataCorrupted: Data was corrupted. Debug description: a key of 6 bytes exceeds the 0 bytes that remain. Underlying error: WireFormatError.truncated at byte offset 9",
         "missing field":
-            "DecodingError.keyNotFound: Key 'sender' not found in keyed decoding container. Debug description: no value for key \"sender\"",
+            "DecodingError.keyNotFound: Key 'sender' not found in keyed decoding container. Debug description: keys present: \"name\"",
         "Int field over a UUID string":
             "DecodingError.typeMismatch: expected value of type Int. Path: count. Debug description: expected an Int (zigZag), found 36 bytes of another type. Underlying error: WireFormatError.typeMismatch at byte offset 7",
         "Int8 from 300":
