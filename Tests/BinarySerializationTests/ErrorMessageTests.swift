@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// What a person reads when decoding fails: one row per representative failure, with the whole
-/// text `print(error)` shows. Each states its message, coding path and byte offset once.
+/// text `print(error)` shows. Each states its message, coding path and byte offset once: the
+/// message in the debug description, the offset in the underlying error.
 @Suite struct ErrorMessageTests {
     struct Message: Codable {
         var sender: String
@@ -138,65 +139,65 @@ import Testing
     /// The whole printed text of each row.
     static let expected: [String: String] = [
         "empty input, struct":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: empty input (Message needs the key \"sender\") at byte offset 0. Underlying error: WireFormatError.truncated",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: empty input (Message needs the key \"sender\"). Underlying error: WireFormatError.truncated at byte offset 0",
         "empty input, Int":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: the data ends before a varint at byte offset 0. Underlying error: WireFormatError.truncated",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: the data ends before a varint. Underlying error: WireFormatError.truncated at byte offset 0",
         "empty input, v2 struct":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: empty input (Message needs the key \"sender\") at byte offset 0. Underlying error: WireFormatError.truncated",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: empty input (Message needs the key \"sender\"). Underlying error: WireFormatError.truncated at byte offset 0",
         "trailing 00 after a struct":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: trailing bytes: a 00 after the last field (as a key, key 0 with no value) at byte offset 36. Underlying error: WireFormatError.trailingBytes",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: trailing bytes: a 00 after the last field (as a key, key 0 with no value). Underlying error: WireFormatError.trailingBytes at byte offset 36",
         "trailing 00 after a v2 struct":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: trailing bytes: a 00 after the last field (as a key, key 0 with no value) at byte offset 31. Underlying error: WireFormatError.trailingBytes",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: trailing bytes: a 00 after the last field (as a key, key 0 with no value). Underlying error: WireFormatError.trailingBytes at byte offset 31",
         "trailing byte after an Int":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: trailing bytes: 1 byte after an Int (zigZag) at byte offset 1. Underlying error: WireFormatError.trailingBytes",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: trailing bytes: 1 byte after an Int (zigZag). Underlying error: WireFormatError.trailingBytes at byte offset 1",
         "truncated struct":
-            "DecodingError.dataCorrupted: Data was corrupted. Path: isRead. Debug description: the data ends after a key, before its value at byte offset 20. Underlying error: WireFormatError.truncated",
+            "DecodingError.dataCorrupted: Data was corrupted. Path: isRead. Debug description: the data ends after a key, before its value. Underlying error: WireFormatError.truncated at byte offset 20",
         "truncated v2 struct":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: a key of 6 bytes exceeds the 0 bytes that remain at byte offset 9. Underlying error: WireFormatError.truncated",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: a key of 6 bytes exceeds the 0 bytes that remain. Underlying error: WireFormatError.truncated at byte offset 9",
         "missing field":
-            "DecodingError.keyNotFound: Key 'sender' not found in keyed decoding container. Debug description: no value for key \"sender\"",
+            "DecodingError.keyNotFound: Key 'sender' not found in keyed decoding container. Debug description: keys present: \"name\"",
         "Int field over a UUID string":
-            "DecodingError.typeMismatch: expected value of type Int. Path: count. Debug description: expected an Int (zigZag), found 36 bytes of another type at byte offset 7. Underlying error: WireFormatError.typeMismatch",
+            "DecodingError.typeMismatch: expected value of type Int. Path: count. Debug description: expected an Int (zigZag), found 36 bytes of another type. Underlying error: WireFormatError.typeMismatch at byte offset 7",
         "Int8 from 300":
-            "DecodingError.typeMismatch: expected value of type Int8. Path: tiny. Debug description: expected an Int8, found 2 bytes of another type at byte offset 6. Underlying error: WireFormatError.typeMismatch",
+            "DecodingError.typeMismatch: expected value of type Int8. Path: tiny. Debug description: expected an Int8, found 2 bytes of another type. Underlying error: WireFormatError.typeMismatch at byte offset 6",
         "invalid UTF-8 in a list":
-            "DecodingError.dataCorrupted: Data was corrupted. Path: list[1].name. Debug description: invalid UTF-8 in a string at byte offset 22. Underlying error: WireFormatError.invalidBytes",
+            "DecodingError.dataCorrupted: Data was corrupted. Path: list[1].name. Debug description: invalid UTF-8 in a string. Underlying error: WireFormatError.invalidBytes at byte offset 22",
         "Bool byte 02":
-            "DecodingError.dataCorrupted: Data was corrupted. Path: flag. Debug description: a Bool must be 0 or 1, found 2 at byte offset 6. Underlying error: WireFormatError.invalidBytes",
+            "DecodingError.dataCorrupted: Data was corrupted. Path: flag. Debug description: a Bool must be 0 or 1, found 2. Underlying error: WireFormatError.invalidBytes at byte offset 6",
         "over-long varint":
-            "DecodingError.dataCorrupted: Data was corrupted. Path: count. Debug description: over-long varint at byte offset 7. Underlying error: WireFormatError.invalidBytes",
+            "DecodingError.dataCorrupted: Data was corrupted. Path: count. Debug description: over-long varint. Underlying error: WireFormatError.invalidBytes at byte offset 7",
         "length past the end":
-            "DecodingError.dataCorrupted: Data was corrupted. Path: name. Debug description: an element of 16 bytes exceeds the 1 byte that remains at byte offset 5. Underlying error: WireFormatError.truncated",
+            "DecodingError.dataCorrupted: Data was corrupted. Path: name. Debug description: an element of 16 bytes exceeds the 1 byte that remains. Underlying error: WireFormatError.truncated at byte offset 5",
         "duplicate key":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: the key \"count\" appears twice at byte offset 9. Underlying error: WireFormatError.duplicateKey",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: the key \"count\" appears twice. Underlying error: WireFormatError.duplicateKey at byte offset 9",
         "nil for a non-optional":
-            "DecodingError.valueNotFound: Expected value of type Int but found null instead. Path: count. Debug description: expected an Int (zigZag), found nil at byte offset 7. Underlying error: WireFormatError.valueNotFound",
+            "DecodingError.valueNotFound: Expected value of type Int but found null instead. Path: count. Debug description: expected an Int (zigZag), found nil. Underlying error: WireFormatError.valueNotFound at byte offset 7",
         "packed Int32 cut short":
-            "DecodingError.dataCorrupted: Data was corrupted. Path: values. Debug description: the data ends inside a varint at byte offset 8. Underlying error: WireFormatError.truncated",
+            "DecodingError.dataCorrupted: Data was corrupted. Path: values. Debug description: the data ends inside a varint. Underlying error: WireFormatError.truncated at byte offset 8",
         "UUID of 3 bytes":
             "DecodingError.dataCorrupted: Data was corrupted. Path: id. Debug description: Attempted to decode UUID from invalid UUID string.",
         "fixed UInt32 of 3 bytes":
-            "DecodingError.dataCorrupted: Data was corrupted. Path: hash. Debug description: the data ends before 4 bytes at byte offset 6. Underlying error: WireFormatError.truncated",
+            "DecodingError.dataCorrupted: Data was corrupted. Path: hash. Debug description: the data ends before 4 bytes. Underlying error: WireFormatError.truncated at byte offset 6",
         "v2 wrong wire type":
-            "DecodingError.typeMismatch: expected value of type Int. Path: count. Debug description: expected an Int (zigZag) (wire type varint), found wire type length-delimited at byte offset 7. Underlying error: WireFormatError.typeMismatch",
+            "DecodingError.typeMismatch: expected value of type Int. Path: count. Debug description: expected an Int (zigZag) (wire type varint), found wire type length-delimited. Underlying error: WireFormatError.typeMismatch at byte offset 7",
         "v2 unknown wire type":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: unknown wire type 3 at byte offset 0. Underlying error: WireFormatError.invalidBytes",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: unknown wire type 3. Underlying error: WireFormatError.invalidBytes at byte offset 0",
         "too deep":
-            "DecodingError.dataCorrupted: Data was corrupted. Path: [0][0]. Debug description: an element of 1 byte exceeds the 0 bytes that remain at byte offset 1. Underlying error: WireFormatError.truncated",
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [0][0]. Debug description: an element of 1 byte exceeds the 0 bytes that remain. Underlying error: WireFormatError.truncated at byte offset 1",
         "Int from a string at the root":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: trailing bytes: 4 bytes after an Int (zigZag) at byte offset 1. Underlying error: WireFormatError.trailingBytes",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: trailing bytes: 4 bytes after an Int (zigZag). Underlying error: WireFormatError.trailingBytes at byte offset 1",
         "UInt8 from 300":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: trailing bytes: 1 byte after a UInt8 at byte offset 1. Underlying error: WireFormatError.trailingBytes",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: trailing bytes: 1 byte after a UInt8. Underlying error: WireFormatError.trailingBytes at byte offset 1",
         "optional with bad flag":
-            "DecodingError.dataCorrupted: Data was corrupted. Path: value. Debug description: a nil indicator with a length (prefix 5) at byte offset 6. Underlying error: WireFormatError.invalidBytes",
+            "DecodingError.dataCorrupted: Data was corrupted. Path: value. Debug description: a nil indicator with a length (prefix 5). Underlying error: WireFormatError.invalidBytes at byte offset 6",
         "stream ends inside an element":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: the input ends inside element 1 (2 bytes of it arrived) at byte offset 2. Underlying error: IncompleteElementError(completeElements: 1, leftoverBytes: 2, offset: 2)",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: the input ends inside element 1 (2 bytes of it arrived). Underlying error: IncompleteElementError at byte offset 2",
         "stream element 5000 has a trailing byte":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: element 5000: trailing bytes: 1 byte after an Int8 at byte offset 10002. Underlying error: WireFormatError.trailingBytes",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: element 5000: trailing bytes: 1 byte after an Int8. Underlying error: WireFormatError.trailingBytes at byte offset 10002",
         "stream prefix with nil and length":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: element 1: a nil indicator with a length (prefix 3) at byte offset 2. Underlying error: WireFormatError.invalidBytes",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: element 1: a nil indicator with a length (prefix 3). Underlying error: WireFormatError.invalidBytes at byte offset 2",
         "file element 3 has a trailing byte":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: element 3: trailing bytes: 1 byte after an Int8 at byte offset 8. Underlying error: WireFormatError.trailingBytes",
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: element 3: trailing bytes: 1 byte after an Int8. Underlying error: WireFormatError.trailingBytes at byte offset 8",
     ]
 
     @Test func everyMessage() {

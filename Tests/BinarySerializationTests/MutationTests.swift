@@ -129,7 +129,7 @@ import Testing
                     tally.decodingErrors += 1
                     // An error the library found in the bytes names where.
                     if let context = error.mutationContext, context.underlyingError is WireFormatError,
-                        !context.debugDescription.contains("byte offset")
+                        (context.underlyingError as? WireFormatError)?.offset == nil
                     {
                         tally.withoutOffset += 1
                         if reported < reportedFailuresPerVector {

@@ -90,7 +90,7 @@ import TreeCoding
     @Test func nestedContainersNameTheirKeysAndIndexes() {
         #expect(
             error(RCCustomNested.self, Self.keyed(["x": .int(1)]))
-                == #"keyNotFound nested#- at []: no value for key "nested""#)
+                == #"keyNotFound nested#- at []: keys present: "x""#)
         #expect(
             error(RCCustomNested.self, Self.keyed(["x": .int(1), "nested": .int(2)]))
                 == "typeMismatch NK at [nested#-]: expected a keyed container, found Int node"

@@ -14,8 +14,8 @@ import Testing
     static func message(_ fields: (BinaryKey, BinaryValue)...) -> BinaryValue { .keyed(KeyedFields(fields)) }
 
     static let cases: [(BinaryValue, ProtobufEncodingError, [String], String)] = [
-        (["name": "x"], .missingIntegerKey("name"), ["name"], "the key \"name\" has no integer value"),
-        (message((0, .int32(1))), .integerKeyOutOfRange(0), ["0"], "field number 0 is outside 1...536870911"),
+        (["name": "x"], .missingIntegerKey("name"), ["name"], "the key has no integer value"),
+        (message((0, .int32(1))), .integerKeyOutOfRange(0), ["0"], "the field number is outside 1...536870911"),
         (message((1, .nil)), .nilValuesNotSupported, ["1"], "a field cannot hold nil"),
         (message((1, .single(.nil))), .nilValuesNotSupported, ["1"], "a field cannot hold nil"),
         (message((1, .int8(1))), .unsupportedType("Int8"), ["1"], "proto3 has no scalar type for Int8"),

@@ -134,8 +134,10 @@ func appendRaw(_ bytes: Data, to url: URL) throws {
             _ = try BinaryFileEncoder<Record>(fileAt: url)
         } throws: { error in
             let error = error as? RecordFileError
-            // The offset is spelled as in every other error of the library.
-            let spelled = error?.description.hasSuffix(" at byte offset \(head.count)") == true
+            // The offset is spelled as in every other error of the library, once.
+            let text = error?.description ?? ""
+            let spelled =
+                text.contains(" at byte offset \(head.count): ") && text.components(separatedBy: "\(head.count)").count == 2
             return error?.code == .corruptElement && error?.offset == Int64(head.count) && spelled
         }
         #expect(try Data(contentsOf: url) == damaged)
@@ -174,7 +176,8 @@ func appendRaw(_ bytes: Data, to url: URL) throws {
                 #expect(error.code == .writeFailed)
                 #expect(error.offset == Int64(sizeBefore))
                 #expect(error.systemErrorNumber == ENOSPC)
-                #expect(error.description.contains("cut back to \(sizeBefore)"))
+                #expect(error.description.contains(" at byte offset \(sizeBefore): "))
+                #expect(error.description.contains("cut back to where the write started"))
             }
             #expect(calls.value == 2)
             #expect(try fileSize(url) == sizeBefore)

@@ -111,7 +111,7 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
     @inline(never)
     static func emptyInput(_ type: Any.Type, missing key: any CodingKey) -> DecodingError {
         let wire = WireFormatError(.truncated, "empty input (\(type) needs the key \"\(key.stringValue)\")", offset: 0)
-        return .dataCorrupted(.init(codingPath: [], debugDescription: wire.summary, underlyingError: wire))
+        return .dataCorrupted(wire.context())
     }
 
     /// Decodes a whole input (or stream element) of `type`; a `Data` that ``readsAsBytes(_:)``

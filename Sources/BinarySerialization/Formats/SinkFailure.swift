@@ -49,7 +49,7 @@ enum SinkFailure {
                 """
         case .protobuf(let refusal):
             return .invalidValue(
-                refusal.value,
+                refusal.shownValue,
                 .init(codingPath: path, debugDescription: "Protobuf: \(refusal.rule)", underlyingError: refusal.code))
         case .unexpectedEvent:
             value = BinaryValue.nil
@@ -74,11 +74,57 @@ enum DepthGuard {
 final class ProtobufRefusal {
     let code: ProtobufEncodingError
     let rule: String
-    let value: Any
+    /// The value refused, or a tree node standing for it (see ``shownValue``).
+    var value: Any
+    /// Whether ``value`` is a stand-in for the value still to come (a refused key is seen before
+    /// its value): the sink replaces it with the next value it is sent.
+    var awaitsValue: Bool
 
-    init(_ code: ProtobufEncodingError, _ rule: String, _ value: Any) {
+    init(_ code: ProtobufEncodingError, _ rule: String, _ value: Any, awaitsValue: Bool = false) {
         self.code = code
         self.rule = rule
         self.value = value
+        self.awaitsValue = awaitsValue
     }
+
+    /// Takes `node` as the refused value, if the refusal awaits one.
+    func receive(_ node: BinaryValue) {
+        guard awaitsValue else { return }
+        value = node
+        awaitsValue = false
+    }
+
+    /// The value as the user wrote it, for `EncodingError.invalidValue`: a tree leaf as its Swift
+    /// value (`Int32` 150, not `BinaryValue.int32`), a container as a short account of what it is.
+    var shownValue: Any {
+        guard let node = value as? BinaryValue else { return value }
+        return Self.swiftValue(node)
+    }
+
+    private static func swiftValue(_ node: BinaryValue) -> Any {
+        switch node {
+        case .nil, .optional(.none): return "nil"
+        case .bool(let v): return v
+        case .int8(let v): return v
+        case .uint8(let v): return v
+        case .int16(let v, _): return v
+        case .uint16(let v, _): return v
+        case .int32(let v, _): return v
+        case .uint32(let v, _): return v
+        case .int64(let v, _): return v
+        case .uint64(let v, _): return v
+        case .int(let v, _): return v
+        case .uint(let v, _): return v
+        case .float(let v): return v
+        case .double(let v): return v
+        case .string(let v): return v
+        case .data(let v): return v
+        case .single(let inner), .optional(.some(let inner)): return swiftValue(inner)
+        case .packed(let array): return "an array of \(array.count) \(array.elementKind.rawValue)"
+        case .unkeyed: return "an unkeyed container"
+        case .keyed: return "a keyed container"
+        case .unknown(let bytes): return "stored field bytes (\(byteCount(bytes.count)))"
+        }
+    }
+
 }

@@ -55,16 +55,27 @@ public struct WireFormatError: Error, Hashable, Sendable, CustomStringConvertibl
         self.offset = offset
     }
 
-    /// The type and code, such as `WireFormatError.invalidBytes`: a `DecodingError` prints it as
-    /// its underlying error after its debug description, which already states the message and the
-    /// offset, so each is printed once. ``message`` and ``offset`` hold the rest.
-    public var description: String { "WireFormatError.\(code)" }
+    /// The type, the code and the byte offset, such as `WireFormatError.invalidBytes at byte
+    /// offset 22`: what a `DecodingError` prints as its underlying error after its debug
+    /// description, which is ``message`` alone. Each fact is printed once: the reason in the
+    /// sentence, the code and the place in the bytes here.
+    public var description: String {
+        if let offset { return "WireFormatError.\(code) at byte offset \(offset)" }
+        return "WireFormatError.\(code)"
+    }
 
     /// The message, followed by the byte offset when there is one: `invalid UTF-8 in a string at
-    /// byte offset 22`. The debug description of the `DecodingError` that carries this error.
+    /// byte offset 22`. Only for a text that does not carry this error (a `DecodingError` whose
+    /// underlying error it is says the offset there).
     var summary: String {
         if let offset { return "\(message) at byte offset \(offset)" }
         return message
+    }
+
+    /// The `DecodingError.Context` that carries this error at `codingPath`: the message as its
+    /// debug description, the offset in the underlying error's description.
+    func context(_ codingPath: [any CodingKey] = []) -> DecodingError.Context {
+        DecodingError.Context(codingPath: codingPath, debugDescription: message, underlyingError: self)
     }
 }
 

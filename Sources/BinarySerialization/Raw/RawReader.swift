@@ -242,7 +242,6 @@ struct RawReader {
     @inline(never)
     static func tooDeep(at offset: Int, limit: Int) -> DecodingError {
         let wire = WireFormatError(.limitExceeded, "containers nested deeper than \(limit) levels", offset: offset)
-        return DecodingError.dataCorrupted(
-            DecodingError.Context(codingPath: [], debugDescription: wire.summary, underlyingError: wire))
+        return DecodingError.dataCorrupted(wire.context())
     }
 }

@@ -175,13 +175,11 @@ public final class BinaryStreamDecoder<Element: Decodable>: @unchecked Sendable 
     public func finish() throws {
         let (count, leftover, offset) = locked { (_decodedCount, buffered, saturatingSum(dropped, start)) }
         guard leftover > 0 else { return }
+        let incomplete = IncompleteElementError(completeElements: count, leftoverBytes: leftover, offset: offset)
         throw DecodingError.dataCorrupted(
             .init(
                 codingPath: [],
-                debugDescription:
-                    "the input ends inside element \(count) (\(byteCount(leftover)) of it arrived) at byte offset \(offset)",
-                underlyingError: IncompleteElementError(
-                    completeElements: count, leftoverBytes: leftover, offset: offset)))
+                debugDescription: incomplete.sentence, underlyingError: incomplete))
     }
 
     // MARK: One attempt
@@ -282,8 +280,7 @@ func elementError(_ error: any Error, index: Int, base: Int) -> any Error {
             wire.code, "element \(index): \(wire.message)", offset: wire.offset.map { saturatingSum(base, $0) })
         shifted.key = wire.key
         shifted.earlierElement = wire.earlierElement
-        return DecodingError.Context(
-            codingPath: context.codingPath, debugDescription: shifted.summary, underlyingError: shifted)
+        return shifted.context(context.codingPath)
     }
     switch decoding {
     case .dataCorrupted(let c): return DecodingError.dataCorrupted(moved(c))
@@ -295,7 +292,7 @@ func elementError(_ error: any Error, index: Int, base: Int) -> any Error {
 }
 
 func streamError(_ wire: WireFormatError) -> DecodingError {
-    .dataCorrupted(.init(codingPath: [], debugDescription: wire.summary, underlyingError: wire))
+    .dataCorrupted(wire.context())
 }
 
 /// The input ended inside an element of a stream or file.
@@ -308,10 +305,13 @@ public struct IncompleteElementError: Error, Hashable, Sendable, CustomStringCon
     /// element starts: cutting the input there leaves only complete elements.
     public let offset: Int
 
-    /// The fields, such as `IncompleteElementError(completeElements: 1, leftoverBytes: 2, offset: 2)`:
-    /// the `DecodingError` that carries it states them as a sentence in its debug description.
-    public var description: String {
-        "IncompleteElementError(completeElements: \(completeElements), leftoverBytes: \(leftoverBytes), "
-            + "offset: \(offset))"
+    /// The type and the offset, such as `IncompleteElementError at byte offset 2`: the
+    /// `DecodingError` that carries it states the element and its bytes in its debug description
+    /// (``sentence``), so each is printed once.
+    public var description: String { "IncompleteElementError at byte offset \(offset)" }
+
+    /// The debug description of the `DecodingError` that carries this error.
+    var sentence: String {
+        "the input ends inside element \(completeElements) (\(byteCount(leftoverBytes)) of it arrived)"
     }
 }

@@ -153,6 +153,6 @@ public struct BinaryStreamSplitter: Sendable {
         let offset = skipping > 0 ? skippedPrefixOffset : self.offset
         let error = IncompleteElementError(completeElements: incomplete, leftoverBytes: leftover, offset: offset)
         throw DecodingError.dataCorrupted(
-            .init(codingPath: [], debugDescription: error.description, underlyingError: error))
+            .init(codingPath: [], debugDescription: error.sentence, underlyingError: error))
     }
 }

@@ -164,7 +164,7 @@ final class RecordFile: @unchecked Sendable {
                 throw RecordFileError(
                     .tornTail, url,
                     "the file ends inside an element of \(size - start) bytes (a crash during a write leaves this); "
-                        + "open it with repairsTornTail, or cut the file to \(start) bytes, to append",
+                        + "open it with repairsTornTail, or cut the file there, to append",
                     offset: start)
             }
             if case .failure(let error) = FileDescriptor.truncate(fd, to: start) {
@@ -181,7 +181,7 @@ final class RecordFile: @unchecked Sendable {
                 .corruptElement, url,
                 "the bytes are not a valid element (\(reason)) and more bytes follow, so they were not cut; "
                     + "read the elements before them with BinaryFileDecoder.readElementsUntilError(), "
-                    + "or cut the file to \(start) bytes",
+                    + "or cut the file there",
                 offset: start)
         }
     }
@@ -198,14 +198,14 @@ final class RecordFile: @unchecked Sendable {
             throw RecordFileError(
                 .writeFailedFileNotRestored, url,
                 "writing \(data.count) bytes failed after \(failure.written) (\(error.message)), and cutting the "
-                    + "file back to \(start) bytes failed too; the next encoder that opens it cuts the partial "
+                    + "file back to where the write started failed too; the next encoder that opens it cuts the partial "
                     + "element",
                 offset: start, systemError: truncateError)
         }
         throw RecordFileError(
             .writeFailed, url,
-            "writing \(data.count) bytes failed after \(failure.written); the file was cut back to \(start) bytes, "
-                + "so it holds no part of these elements",
+            "writing \(data.count) bytes failed after \(failure.written); the file was cut back to where "
+                + "the write started, so it holds no part of these elements",
             offset: start, systemError: error)
     }
 

@@ -71,9 +71,11 @@ public struct RecordFileError: Error, CustomStringConvertible {
         }
     }
 
-    /// The file, the offset when there is one, and the message.
+    /// The file, the offset when there is one, and the message, which says "there" or "where
+    /// the write started" for the offset rather than repeat it:
+    /// `/data/log.bin at byte offset 120: the file ends inside an element of 7 bytes ...`.
     public var description: String {
-        if let offset { return "\(url.path): \(message) at byte offset \(offset)" }
+        if let offset { return "\(url.path) at byte offset \(offset): \(message)" }
         return "\(url.path): \(message)"
     }
 

@@ -1,9 +1,22 @@
 /// The `DecodingError`s a decoder of trees throws itself (not converted from an error of the
 /// tree rules), with their messages: one wording for every decoder of trees.
 extension DecodingError {
-    /// A keyed container has no value for `key`.
-    package static func noValue(forKey key: some CodingKey, at path: [any CodingKey]) -> DecodingError {
-        .keyNotFound(key, Context(codingPath: path, debugDescription: "no value for key \(BinaryKey(key))"))
+    /// A keyed container has no value for `key`. `present`, when given, holds the container's
+    /// keys: the message is then the first few of them (bytes of another type show as such), as
+    /// `DecodingError` already names the missing key.
+    package static func noValue(
+        forKey key: some CodingKey, at path: [any CodingKey], present: [BinaryKey]? = nil
+    ) -> DecodingError {
+        guard let present else {
+            return .keyNotFound(key, Context(codingPath: path, debugDescription: "no value for key \(BinaryKey(key))"))
+        }
+        let shown = 4
+        var message = "the container is empty"
+        if !present.isEmpty {
+            message = "keys present: " + present.prefix(shown).map { "\($0)" }.joined(separator: ", ")
+            if present.count > shown { message += ", ... (\(present.count) in all)" }
+        }
+        return .keyNotFound(key, Context(codingPath: path, debugDescription: message))
     }
 
     /// A keyed container has no value for the key of a `superDecoder()` or `superDecoder(forKey:)`.

@@ -39,8 +39,13 @@ final class PlainTreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     /// The node of `key`; `keyNotFound` when absent.
     private func node(_ key: Key) throws -> BinaryValue {
-        guard let found = lookup(key) else { throw DecodingError.noValue(forKey: key, at: codingPath) }
+        guard let found = lookup(key) else { throw missing(key) }
         return found
+    }
+
+    /// The error for a key the container lacks, naming the keys it has: computed only here.
+    private func missing(_ key: Key) -> DecodingError {
+        DecodingError.noValue(forKey: key, at: codingPath, present: view.fields.fields.map(\.key))
     }
 
     private func step(_ key: Key) -> PathStep { .key(BinaryKey(key)) }
@@ -104,7 +109,7 @@ final class PlainTreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProto
             if let optional = T.self as? any PlainTreeOptional.Type, let none = optional.plainTreeNone as? T {
                 return none
             }
-            throw DecodingError.noValue(forKey: key, at: codingPath)
+            throw missing(key)
         }
         return try context.decode(T.self, from: found, parent: path, step: step(key))
     }

@@ -345,8 +345,7 @@ final class TreeDecoderImpl: Decoder {
             codingPath[codingPath.count - 1] = PathStep.index(index).codingKey
         }
         if let key = wire.key { codingPath.append(key) }
-        let context = DecodingError.Context(
-            codingPath: codingPath, debugDescription: wire.summary, underlyingError: wire)
+        let context = wire.context(codingPath)
         switch wire.code {
         case .typeMismatch: return DecodingError.typeMismatch(type, context)
         case .valueNotFound: return DecodingError.valueNotFound(type, context)

@@ -108,9 +108,15 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         return ProtobufFormat.facts(T.self, direct: entry.direct)
     }
 
+    /// The error for a key the container lacks, naming the keys it has: computed only here.
     @inline(never)
     private func missing(_ key: Key) -> DecodingError {
-        DecodingError.noValue(forKey: key, at: path.path)
+        var present: [BinaryKey]?
+        if impl.session.isOpen {
+            let view = state.currentView
+            present = (0..<view.count).map { view.key(at: $0) }
+        }
+        return DecodingError.noValue(forKey: key, at: path.path, present: present)
     }
 
     /// A node-layer error in reading `key`'s value, as a `DecodingError` at its path.

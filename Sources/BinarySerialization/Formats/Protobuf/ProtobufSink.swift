@@ -300,6 +300,7 @@ final class ProtobufSink: ByteSink {
             }
             break
         }
+        if case .protobuf(let refusal)? = failure, refusal.awaitsValue { refusal.receive(found()) }
         fail()
         return nil
     }
@@ -518,11 +519,17 @@ final class ProtobufSink: ByteSink {
             return refuse(.superNotSupported, "superEncoder() has no proto3 form", key.stringValue)
         }
         guard let number = key.intValue else {
-            return refuse(
-                .missingIntegerKey(key.stringValue),
-                "the key \"\(key.stringValue)\" has no integer value: fields need Int coding keys", key.stringValue)
+            return fail(
+                .protobuf(
+                    ProtobufRefusal(
+                        .missingIntegerKey(key.stringValue), "the key has no integer value: fields need Int coding keys",
+                        key.stringValue, awaitsValue: true)))
         }
-        refuse(.integerKeyOutOfRange(number), "field number \(number) is outside 1...536870911", number)
+        fail(
+            .protobuf(
+                ProtobufRefusal(
+                    .integerKeyOutOfRange(number), "the field number is outside 1...536870911", number,
+                    awaitsValue: true)))
     }
 
     /// Notes field `number` written in message context `message`; `false` (and the sink fails)

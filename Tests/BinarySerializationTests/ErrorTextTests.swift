@@ -1,0 +1,94 @@
+import BinarySerialization
+import Foundation
+import Testing
+
+/// The whole printed text of one error of each family, per format: each fact said once (the
+/// reason in the debug description; the code and byte offset in the underlying error; the key
+/// in the coding path), and the coding path of the value that failed.
+@Suite struct ErrorTextTests {
+    struct Named: Codable {
+        var name: String
+        var count: Int32
+        enum CodingKeys: Int, CodingKey { case name = 1, count = 2 }
+    }
+    struct Wrapper: Codable {
+        var inner: Named
+        enum CodingKeys: Int, CodingKey { case inner = 3 }
+    }
+    struct Other: Codable {
+        var id: Int32
+        enum CodingKeys: Int, CodingKey { case id = 9 }
+    }
+    struct StringKeyed: Encodable { var a: Int32 = 150 }
+    struct Small: Encodable {
+        var small: Int8 = 3
+        enum CodingKeys: Int, CodingKey { case small = 1 }
+    }
+
+    static func bytes(_ hex: String) -> Data {
+        Data(hex.split(separator: " ").compactMap { UInt8($0, radix: 16) })
+    }
+
+    static func text(_ body: () throws -> Void) -> String {
+        do {
+            try body()
+            return "no error"
+        } catch {
+            return String(describing: error)
+        }
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ hex: String, _ format: BinaryFormat) -> String {
+        text { _ = try BinaryDecoder(format: format).decode(T.self, from: bytes(hex)) }
+    }
+
+    static func protobuf<T: Decodable>(_ type: T.Type, _ hex: String) -> String {
+        text { _ = try ProtobufDecoder().decode(T.self, from: bytes(hex)) }
+    }
+
+    static var rows: [(String, String)] {
+        [
+            ("v3 truncated", decode(Wrapper.self, "06 06 02 0a 41 04 02 06", .v3)),
+            ("v3 wrong type", decode(Named.self, "02 04 41 42 04 04 41 42", .v3)),
+            ("v3 key missing", decode(Other.self, "02 02 41 42 04 02 06", .v3)),
+            ("v3 depth", decode([[[[Int]]]].self, "02 02 02 02", .v3)),
+            ("protobuf truncated", protobuf(Wrapper.self, "1a 04 0a 05 41 42")),
+            ("protobuf overlong varint", protobuf(Other.self, "48 80 80 80 80 80 80 80 80 80 80 00")),
+            ("protobuf wrong type", protobuf(Other.self, "4a 01 41")),
+            ("protobuf bad UTF-8", protobuf(Wrapper.self, "1a 03 0a 01 ff")),
+            ("protobuf string key", text { _ = try ProtobufEncoder().encode(StringKeyed()) }),
+            ("protobuf Int8 field", text { _ = try ProtobufEncoder().encode(Small()) }),
+        ]
+    }
+
+    static let expected: [String: String] = [
+        "v3 truncated":
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [3][1]. Debug description: an element of 5 bytes exceeds the 1 byte that remains. Underlying error: WireFormatError.truncated at byte offset 3",
+        "v3 wrong type":
+            "DecodingError.typeMismatch: expected value of type Int32. Path: [2]. Debug description: expected an Int32 (zigZag), found 2 bytes of another type. Underlying error: WireFormatError.typeMismatch at byte offset 6",
+        "v3 key missing":
+            "DecodingError.keyNotFound: Key '[9]' not found in keyed decoding container. Debug description: keys present: 1, 33",
+        "v3 depth":
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [0][0]. Debug description: an element of 1 byte exceeds the 0 bytes that remain. Underlying error: WireFormatError.truncated at byte offset 1",
+        "protobuf truncated":
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [3]. Debug description: the length of field 1 of 5 bytes exceeds the 2 bytes that remain. Underlying error: WireFormatError.truncated at byte offset 3",
+        "protobuf overlong varint":
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: a varint longer than 64 bits. Underlying error: WireFormatError.invalidBytes at byte offset 1",
+        "protobuf wrong type":
+            "DecodingError.typeMismatch: expected value of type Int32. Path: [9]. Debug description: expected int32 (wire type varint), found wire type 2. Underlying error: WireFormatError.typeMismatch at byte offset 0",
+        "protobuf bad UTF-8":
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [3][1]. Debug description: invalid UTF-8 in a string. Underlying error: WireFormatError.invalidBytes at byte offset 4",
+        "protobuf string key":
+            "EncodingError.invalidValue: 150 (Int32). Path: a. Debug description: Protobuf: the key has no integer value: fields need Int coding keys. Underlying error: ProtobufEncodingError.missingIntegerKey",
+        "protobuf Int8 field":
+            "EncodingError.invalidValue: 3 (Int8). Path: [1]. Debug description: Protobuf: proto3 has no scalar type for Int8 (use Int32, UInt32, Int64 or UInt64). Underlying error: ProtobufEncodingError.unsupportedType",
+    ]
+
+    @Test func everyText() {
+        let rows = Self.rows
+        #expect(rows.count == Self.expected.count)
+        for (label, text) in rows {
+            #expect(text == Self.expected[label], "\(label)")
+        }
+    }
+}
