@@ -50,7 +50,7 @@ import Testing
             return
         }
         #expect(
-            context.debugDescription.contains("the key \"sender\" has no integer value: fields need Int coding keys"))
+            context.debugDescription.contains("the key has no integer value: fields need Int coding keys"))
         #expect(context.underlyingError is ProtobufDecodingError)
     }
 

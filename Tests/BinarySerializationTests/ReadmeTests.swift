@@ -151,17 +151,16 @@ import Testing
             Issue.record("expected EncodingError.invalidValue")
             return
         }
-        #expect(value as? String == "sender")
+        #expect(value as? String == "Alice")  // the field's value; the path names the key
         #expect(context.codingPath.map(\.stringValue) == ["sender"])
         #expect(context.codingPath.map(\.intValue) == [nil])
-        #expect(
-            context.debugDescription == "Protobuf: the key \"sender\" has no integer value: fields need Int coding keys"
-        )
+        #expect(context.debugDescription == "Protobuf: the key has no integer value: fields need Int coding keys")
         #expect(context.underlyingError as? ProtobufEncodingError == .missingIntegerKey("sender"))
         #expect(
             String(describing: error) == """
-                EncodingError.invalidValue: "sender" (String). Path: sender. Debug description: Protobuf: the key \
-                "sender" has no integer value: fields need Int coding keys. Underlying error: missingIntegerKey("sender")
+                EncodingError.invalidValue: "Alice" (String). Path: sender. Debug description: Protobuf: the key \
+                has no integer value: fields need Int coding keys. Underlying error: \
+                ProtobufEncodingError.missingIntegerKey
                 """)
     }
 }

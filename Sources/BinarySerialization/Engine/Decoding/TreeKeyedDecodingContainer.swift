@@ -94,7 +94,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         if let member = state.memberValue { return member }
         if key.intValue == nil {
             let access = ProtobufDecodingError.invalidAccess(
-                "the key \"\(key.stringValue)\" has no integer value: fields need Int coding keys")
+                "the key has no integer value: fields need Int coding keys")
             throw impl.decodingError(access, Key.self, path.path(appending: .key(BinaryKey(key))))
         }
         return field

@@ -95,19 +95,20 @@ extension ProtobufEncodingError: CustomStringConvertible {
     /// `EncodingError` that carries it states the key, type or number in its coding path, value
     /// and debug description, so each is printed once. The associated value holds it as well.
     public var description: String {
-        let name = switch self {
-        case .noValueInSingleValueContainer: "noValueInSingleValueContainer"
-        case .nilValuesNotSupported: "nilValuesNotSupported"
-        case .unsupportedType: "unsupportedType"
-        case .superNotSupported: "superNotSupported"
-        case .missingIntegerKey: "missingIntegerKey"
-        case .multipleTypesInUnkeyedContainer: "multipleTypesInUnkeyedContainer"
-        case .integerKeyOutOfRange: "integerKeyOutOfRange"
-        case .multipleContainersAccessed: "multipleContainersAccessed"
-        case .noContainersAccessed: "noContainersAccessed"
-        case .rootIsNotKeyedContainer: "rootIsNotKeyedContainer"
-        case .protobufDefinitionUnavailable: "protobufDefinitionUnavailable"
-        }
+        let name =
+            switch self {
+            case .noValueInSingleValueContainer: "noValueInSingleValueContainer"
+            case .nilValuesNotSupported: "nilValuesNotSupported"
+            case .unsupportedType: "unsupportedType"
+            case .superNotSupported: "superNotSupported"
+            case .missingIntegerKey: "missingIntegerKey"
+            case .multipleTypesInUnkeyedContainer: "multipleTypesInUnkeyedContainer"
+            case .integerKeyOutOfRange: "integerKeyOutOfRange"
+            case .multipleContainersAccessed: "multipleContainersAccessed"
+            case .noContainersAccessed: "noContainersAccessed"
+            case .rootIsNotKeyedContainer: "rootIsNotKeyedContainer"
+            case .protobufDefinitionUnavailable: "protobufDefinitionUnavailable"
+            }
         return "ProtobufEncodingError.\(name)"
     }
 }
@@ -116,12 +117,13 @@ extension ProtobufDecodingError: CustomStringConvertible {
     /// The type and the case, such as `ProtobufDecodingError.unsupportedType`: the
     /// `DecodingError` that carries it states the rest in its debug description (``reason``).
     public var description: String {
-        let name = switch self {
-        case .unexpectedDictionaryKey: "unexpectedDictionaryKey"
-        case .superNotSupported: "superNotSupported"
-        case .unsupportedType: "unsupportedType"
-        case .invalidAccess: "invalidAccess"
-        }
+        let name =
+            switch self {
+            case .unexpectedDictionaryKey: "unexpectedDictionaryKey"
+            case .superNotSupported: "superNotSupported"
+            case .unsupportedType: "unsupportedType"
+            case .invalidAccess: "invalidAccess"
+            }
         return "ProtobufDecodingError.\(name)"
     }
 }

@@ -522,7 +522,8 @@ final class ProtobufSink: ByteSink {
             return fail(
                 .protobuf(
                     ProtobufRefusal(
-                        .missingIntegerKey(key.stringValue), "the key has no integer value: fields need Int coding keys",
+                        .missingIntegerKey(key.stringValue),
+                        "the key has no integer value: fields need Int coding keys",
                         key.stringValue, awaitsValue: true)))
         }
         fail(
