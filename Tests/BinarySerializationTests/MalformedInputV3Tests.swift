@@ -336,7 +336,8 @@ extension MalformedInputV3Tests {
         let context = try #require(error.context)
         if row.expectedCase == "dataCorrupted" {
             #expect(
-                (context.underlyingError as? WireFormatError)?.offset != nil, "\(row.name): \(context.debugDescription)",
+                (context.underlyingError as? WireFormatError)?.offset != nil,
+                "\(row.name): \(context.debugDescription)",
                 sourceLocation: loc)
         }
         if let offset = row.offset {

@@ -137,7 +137,8 @@ func appendRaw(_ bytes: Data, to url: URL) throws {
             // The offset is spelled as in every other error of the library, once.
             let text = error?.description ?? ""
             let spelled =
-                text.contains(" at byte offset \(head.count): ") && text.components(separatedBy: "\(head.count)").count == 2
+                text.contains(" at byte offset \(head.count): ")
+                && text.components(separatedBy: "\(head.count)").count == 2
             return error?.code == .corruptElement && error?.offset == Int64(head.count) && spelled
         }
         #expect(try Data(contentsOf: url) == damaged)
