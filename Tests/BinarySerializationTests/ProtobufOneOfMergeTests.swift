@@ -124,6 +124,19 @@ import Testing
         #expect(try spacedHex(throughTree(hex)) == spacedHex(Data(bytes("62 03 88 01 05"))))
     }
 
+    @Test func aOneOfInsideAMergedMessageKeepsOnlyItsMember() throws {
+        // Found by the protobuf fuzzer: the root's member 2 stored twice, merged into one Expr whose
+        // own oneof is set to member 2, then member 1, then member 2 again. The tree holds that
+        // member only (the decoder read member 1 there, in the merged copy, and replaced it).
+        typealias Expr = ProtobufDepthRuleTests.Expr
+        let hex = "12 06 12 02 08 01 08 05 12 04 12 02 08 07"
+        let decoder = ProtobufDecoder()
+        let expected = Expr(op: .negate(Expr(op: .negate(Expr(op: .number(7))))))
+        #expect(try decoder.decode(Expr.self, from: Data(bytes(hex))) == expected)
+        let written = try ProtobufEncoder().encode(tree: decoder.decodeTree(Expr.self, from: Data(bytes(hex))))
+        #expect(spacedHex(written) == "12 04 12 02 08 07")
+    }
+
     @Test func aMapKeyWrittenLongerThanNeededFindsItsEntry() throws {
         // Key 1 written as `81 00`: its value's unknown field 39 is kept all the same.
         #expect(

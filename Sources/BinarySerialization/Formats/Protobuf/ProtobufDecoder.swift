@@ -48,7 +48,7 @@ public struct ProtobufDecoder: Sendable {
     /// Read by the one decoder (``ProtobufFormat``), with the copies of merged messages freed
     /// when the outermost run on the thread returns.
     private func decode<T: Decodable>(_ type: T.Type, bytes: UnsafeRawBufferPointer) throws -> T {
-        try ProtobufMerges.scoped {
+        try ProtobufMerges.scoped(bytes) {
             try TreeDecoderImpl.decodeRoot(
                 T.self, from: .bytes(ProtobufFormat.root(bytes)), format: ProtobufFormat.self,
                 options: DecodingOptions(

@@ -5,9 +5,12 @@
 ///
 /// Byte offsets in errors inside such a message count from the start of its copy.
 final class ProtobufMerges {
-    private var copies: [UnsafeMutableRawBufferPointer] = []
+    /// The copies, with where their bytes lie in the outermost run's input (`nil`: another input).
+    private var copies: [(copy: UnsafeMutableRawBufferPointer, origin: ProtobufOrigin?)] = []
     private var bytes = 0
     private var runs = 0
+    /// The outermost run's input.
+    private var input = UnsafeRawBufferPointer(start: nil, count: 0)
 
     private static let perThread = ThreadLocal<ProtobufMerges>()
 
@@ -15,11 +18,14 @@ final class ProtobufMerges {
     /// input is copied once per level.
     static let maximumBytes = 64 << 20
 
-    /// Runs `body`, a protobuf decoding run, with the thread's copies kept until the outermost
-    /// run returns.
-    static func scoped<R>(_ body: () throws -> R) rethrows -> R {
+    /// Runs `body`, a protobuf decoding run of `input`, with the thread's copies kept until the
+    /// outermost run returns.
+    static func scoped<R>(_ input: UnsafeRawBufferPointer, _ body: () throws -> R) rethrows -> R {
         let merges = perThread.current ?? ProtobufMerges()
-        if merges.runs == 0 { perThread.put(merges) }
+        if merges.runs == 0 {
+            perThread.put(merges)
+            merges.input = input
+        }
         merges.runs += 1
         defer {
             merges.runs -= 1
@@ -40,7 +46,7 @@ final class ProtobufMerges {
                 offset: ranges.first?.lowerBound)
         }
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(total, 1), alignment: 8)
-        merges.copies.append(copy)
+        merges.copies.append((copy, merges.origin(of: buffer)?.joined(ranges)))
         merges.bytes += total
         // The ranges are values framed within `buffer`.
         if let source = buffer.baseAddress, let target = copy.baseAddress {
@@ -53,9 +59,23 @@ final class ProtobufMerges {
         return ByteNode(buffer: UnsafeRawBufferPointer(copy), start: 0, end: total, tag: ProtobufFormat.message)
     }
 
+    /// Where the bytes of `buffer` (the outermost run's input or a copy) lie in that input.
+    static func origin(of buffer: UnsafeRawBufferPointer) -> (input: UnsafeRawPointer?, origin: ProtobufOrigin)? {
+        guard let merges = perThread.current, merges.runs > 0, let origin = merges.origin(of: buffer) else {
+            return nil
+        }
+        return (merges.input.baseAddress, origin)
+    }
+
+    private func origin(of buffer: UnsafeRawBufferPointer) -> ProtobufOrigin? {
+        if buffer.baseAddress == input.baseAddress { return .input(input.count) }
+        return copies.last(where: { UnsafeRawPointer($0.copy.baseAddress) == buffer.baseAddress })?.origin
+    }
+
     private func free() {
-        for copy in copies { copy.deallocate() }
+        for (copy, _) in copies { copy.deallocate() }
         copies.removeAll(keepingCapacity: false)
         bytes = 0
+        input = UnsafeRawBufferPointer(start: nil, count: 0)
     }
 }

@@ -27,14 +27,23 @@ final class ProtobufReadLog {
         return (try body(), log)
     }
 
-    /// Notes the stored members of one oneof (nodes of its container's entries).
+    /// Notes the stored members of one oneof (nodes of its container's entries), by where they
+    /// lie in the input (a merged message is read from a copy).
     static func noteOneOf(_ members: [ByteNode]) {
-        guard let log = perThread.current, let first = members.first, first.buffer.baseAddress == log.input else {
-            return
-        }
+        guard let log = perThread.current, let first = members.first,
+            let (input, origin) = ProtobufMerges.origin(of: first.buffer), input == log.input
+        else { return }
         log.oneOfs += 1
         for member in members {
-            for start in ProtobufFormat.occurrenceStarts(member) { log.oneOfOfMember[start] = log.oneOfs }
+            for start in ProtobufFormat.occurrenceStarts(member) {
+                if let offset = origin.inputOffset(start) { log.oneOfOfMember[offset] = log.oneOfs }
+            }
         }
+    }
+
+    /// The oneof (an identifier) that read the field whose tag is at `position` of a buffer
+    /// whose bytes lie in the input as `origin` says.
+    func oneOf(at position: Int, _ origin: ProtobufOrigin) -> Int? {
+        origin.inputOffset(position).flatMap { oneOfOfMember[$0] }
     }
 }

@@ -10,18 +10,19 @@ import TreeCoding
 /// number or the type read it as a member of a oneof (``ProtobufReadLog``).
 enum ProtobufUnknownFields {
     static func insert(from input: UnsafeRawBufferPointer, log: ProtobufReadLog, into tree: inout BinaryValue) {
-        insert(input, [0..<input.count], log, into: &tree)
+        insert(input, [0..<input.count], .input(input.count), log, into: &tree)
     }
 
-    /// The unknown fields of the message stored in `ranges` into `node`, its tree. A message
-    /// stored in several occurrences is their contents one after the other, as the decoder read
-    /// it: a field may begin in one and end in the next. Its fields are found in a copy, where
-    /// the log (whose offsets are the input's) says nothing.
+    /// The unknown fields of the message stored in `ranges` of `input` (whose bytes lie in the
+    /// decoder's input as `origin` says) into `node`, its tree. A message stored in several
+    /// occurrences is their contents one after the other, as the decoder read it: a field may
+    /// begin in one and end in the next. Its fields are found in such a copy.
     private static func insert(
-        _ input: UnsafeRawBufferPointer, _ ranges: [Range<Int>], _ log: ProtobufReadLog?, into node: inout BinaryValue
+        _ input: UnsafeRawBufferPointer, _ ranges: [Range<Int>], _ origin: ProtobufOrigin, _ log: ProtobufReadLog,
+        into node: inout BinaryValue
     ) {
         if case .optional(var wrapped?) = node {
-            insert(input, ranges, log, into: &wrapped)
+            insert(input, ranges, origin, log, into: &wrapped)
             node = .optional(wrapped)
             return
         }
@@ -29,21 +30,22 @@ enum ProtobufUnknownFields {
         if ranges.count > 1 {
             var merged = Data()
             for range in ranges { merged.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[range])) }
-            merged.withUnsafeBytes { insert($0, [0..<$0.count], nil, into: &node) }
+            let joined = origin.joined(ranges)
+            merged.withUnsafeBytes { insert($0, [0..<$0.count], joined, log, into: &node) }
             return
         }
         let entries = fields(input, ranges)
         var fields = message.fields
         for i in fields.indices {
             guard let number = fields[i].key.intValue else { continue }
-            descend(input, entries.filter { $0.number == number }, entries, log, into: &fields[i].value)
+            descend(input, entries.filter { $0.number == number }, entries, origin, log, into: &fields[i].value)
         }
         // Where each field occurs last: the occurrence that decides its value.
         var lastAt: [Int: Int] = [:]
         for entry in entries { lastAt[entry.number] = entry.tagStart }
         let known = Set(fields.compactMap { $0.key.intValue })
         var unknown: [Int: Data] = [:]
-        for entry in entries where !known.contains(entry.number) && log?.oneOfOfMember[entry.tagStart] == nil {
+        for entry in entries where !known.contains(entry.number) && log.oneOf(at: entry.tagStart, origin) == nil {
             unknown[entry.number, default: Data()].append(
                 contentsOf: UnsafeRawBufferPointer(rebasing: input[entry.whole]))
         }
@@ -57,11 +59,11 @@ enum ProtobufUnknownFields {
     /// `occurrences` (of the message's `entries`).
     private static func descend(
         _ input: UnsafeRawBufferPointer, _ occurrences: [ProtobufFieldEntry], _ entries: [ProtobufFieldEntry],
-        _ log: ProtobufReadLog?, into value: inout BinaryValue
+        _ origin: ProtobufOrigin, _ log: ProtobufReadLog, into value: inout BinaryValue
     ) {
         switch value {
         case .keyed, .optional(.keyed?):
-            insert(input, counted(occurrences, entries, log).compactMap(payload), log, into: &value)
+            insert(input, counted(occurrences, entries, origin, log).compactMap(payload), origin, log, into: &value)
         case .unkeyed(var elements):
             let stored = occurrences.compactMap(payload)
             for i in elements.indices {
@@ -73,11 +75,11 @@ enum ProtobufUnknownFields {
                         var mapValue = fields[BinaryKey(intValue: 2)]
                     else { continue }
                     let valueRanges = Self.fields(input, [found]).filter { $0.number == 2 }.compactMap(payload)
-                    insert(input, valueRanges, log, into: &mapValue)
+                    insert(input, valueRanges, origin, log, into: &mapValue)
                     _ = fields.set(mapValue, for: BinaryKey(intValue: 2))
                     elements[i] = .keyed(fields)
                 } else if i < stored.count {
-                    insert(input, [stored[i]], log, into: &elements[i])
+                    insert(input, [stored[i]], origin, log, into: &elements[i])
                 }
             }
             value = .unkeyed(elements)
@@ -89,13 +91,14 @@ enum ProtobufUnknownFields {
     /// The occurrences of a field that make its value: for a oneof member, those after the last
     /// occurrence of another member of its oneof (which cleared it).
     private static func counted(
-        _ occurrences: [ProtobufFieldEntry], _ entries: [ProtobufFieldEntry], _ log: ProtobufReadLog?
+        _ occurrences: [ProtobufFieldEntry], _ entries: [ProtobufFieldEntry], _ origin: ProtobufOrigin,
+        _ log: ProtobufReadLog
     ) -> [ProtobufFieldEntry] {
-        guard let log, let first = occurrences.first, let oneOf = log.oneOfOfMember[first.tagStart] else {
+        guard let first = occurrences.first, let oneOf = log.oneOf(at: first.tagStart, origin) else {
             return occurrences
         }
         let cleared =
-            entries.filter { $0.number != first.number && log.oneOfOfMember[$0.tagStart] == oneOf }.map(\.tagStart)
+            entries.filter { $0.number != first.number && log.oneOf(at: $0.tagStart, origin) == oneOf }.map(\.tagStart)
             .max() ?? -1
         return occurrences.filter { $0.tagStart > cleared }
     }
