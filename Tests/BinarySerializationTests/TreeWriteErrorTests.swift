@@ -76,7 +76,9 @@ import Testing
         var tree: BinaryValue = .int(1)
         for _ in 0..<40 { tree = Self.keyed(("n", tree)) }
         let refusal = try #require(Self.refusal(tree, encoder))
-        #expect(refusal.message == "The tree is nested deeper than the maximum depth of 32.")
+        #expect(
+            refusal.message
+                == "The tree is nested deeper than the maximum depth allows a tree: 32 nested nodes, 4 per level.")
         #expect(refusal.path == Array(repeating: "n", count: 32))
         // At the limit it writes.
         tree = .int(1)

@@ -160,8 +160,14 @@ public struct BinaryDecoder: DecodesFromData, DecodesFromTree, Sendable {
 /// Whatever the limits, no allocation is ever sized from a count read off the wire: lengths are
 /// checked against the bytes that remain before anything is reserved.
 public struct DecodingLimits: Hashable, Sendable {
-    /// The deepest nesting of containers accepted (default 512); deeper input throws
+    /// The deepest nesting of values accepted (default 512); deeper input throws
     /// `DecodingError.dataCorrupted` instead of overflowing the stack.
+    ///
+    /// A level is a struct, enum or class coded through a container of its own, an array of such
+    /// values, or a dictionary; optionals and an enum case's payload container are not levels.
+    /// ``BinaryEncoder/maximumDepth`` counts the same way, so a value decoded with a limit is
+    /// written back with the same limit, and the other way round. (``ProtobufDecoder`` counts
+    /// nested messages instead.)
     public var maximumDepth: Int = 512
     /// The largest element a stream or file decoder waits for (default 256 MiB); a larger
     /// length prefix throws instead of buffering without bound.

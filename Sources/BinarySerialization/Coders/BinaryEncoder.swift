@@ -31,7 +31,9 @@ public struct BinaryEncoder: EncodesToData, EncodesToTree, Sendable {
     /// unkeyed container can be stored (the legacy format has no other way to write it).
     /// The decoder must use the same setting.
     public var prependNilIndexSetForUnkeyedContainers: Bool = false
-    /// The deepest nesting of containers accepted; deeper values throw `EncodingError.invalidValue`.
+    /// The deepest nesting of values accepted (default 512), counted as
+    /// ``DecodingLimits/maximumDepth`` counts it; deeper values throw `EncodingError.invalidValue`.
+    /// ``encode(tree:)`` allows a tree four nested nodes per level, as a tree has no types.
     public var maximumDepth: Int = 512
 
     /// An encoder for `format` (v3 by default).

@@ -28,7 +28,10 @@ enum SinkFailure {
         switch self {
         case .tooDeep(let limit):
             value = limit
-            message = "The tree is nested deeper than the maximum depth of \(limit)."
+            message = """
+                The tree is nested deeper than the maximum depth allows a tree: \(limit) nested nodes, \
+                \(DepthGuard.nodesPerLevel) per level.
+                """
         case .negativeKey(let key):
             value = key
             message = "Integer key \(key) is negative, which v3 cannot write."
@@ -56,17 +59,6 @@ enum SinkFailure {
             message = "Internal inconsistency: the writer was sent events out of order."
         }
         return .invalidValue(value, .init(codingPath: path, debugDescription: message))
-    }
-}
-
-/// How deep the writers (and the v2 view of a tree) let nodes nest for an encoder's
-/// `maximumDepth`: four nodes per level, since a value nested `maximumDepth` deep can have a
-/// container, a single-value and an optional wrapper per level. A hand-built tree deeper than
-/// that is an error rather than a stack overflow.
-enum DepthGuard {
-    static func nodeLimit(maximumDepth: Int) -> Int {
-        let (limit, overflow) = maximumDepth.multipliedReportingOverflow(by: 4)
-        return overflow ? Int.max : limit
     }
 }
 

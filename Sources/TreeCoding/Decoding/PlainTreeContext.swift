@@ -6,8 +6,7 @@ struct PlainTreeContext {
     let userInfo: [CodingUserInfoKey: any Sendable]
     /// The deepest nesting accepted.
     let maximumDepth: Int
-    /// The number of values read through `init(from:)` (or arrays read element by element) that
-    /// enclose the values decoded in this context.
+    /// The levels (``DepthGuard``) enclosing the values decoded in this context.
     let depth: Int
 
     /// The context of the values nested one level deeper.
@@ -74,9 +73,10 @@ struct PlainTreeContext {
         return elements
     }
 
-    /// Throws if a value at `step` below `parent` would nest deeper than the maximum depth.
-    private func checkDepth(parent: TreePath, step: PathStep?) throws {
-        guard depth < maximumDepth else {
+    /// Throws if a level (``DepthGuard``) opened at `step` below `parent` would nest deeper than
+    /// the maximum depth.
+    func checkDepth(parent: TreePath, step: PathStep?) throws {
+        guard admitsLevel(inside: depth, maximumDepth: maximumDepth) else {
             throw DecodingError.tooDeep(maximumDepth: maximumDepth, at: parent.codingPath(appending: step))
         }
     }

@@ -14,8 +14,11 @@ extension Dictionary: PlainTreeDecodable where Key: Decodable, Value: Decodable 
         keyedBy keyType: K.Type, from node: BinaryValue, parent: TreePath, step: PathStep?,
         in context: PlainTreeContext
     ) throws -> [Key: Value] {
+        // A level (DepthGuard), as the encoders count it.
+        try context.checkDepth(parent: parent, step: step)
         let view = try node.treeKeyedView()
         let path = parent.appending(step)
+        let inner = context.deeper
         var entries: [Key: Value] = [:]
         entries.reserveCapacity(view.fields.count)
         for field in view.fields.fields {
@@ -23,7 +26,7 @@ extension Dictionary: PlainTreeDecodable where Key: Decodable, Value: Decodable 
                 throw DecodingError.notADictionaryKey(
                     Key.self, field.key, at: path.codingPath(appending: .key(field.key)))
             }
-            let value = try context.decode(Value.self, from: field.value, parent: path, step: .key(field.key))
+            let value = try inner.decode(Value.self, from: field.value, parent: path, step: .key(field.key))
             // Distinct stored keys can be one Swift key (integer key 3 and string key "3").
             if entries.updateValue(value, forKey: key) != nil {
                 throw DecodingError.repeatedDictionaryKey(field.key, at: path.codingPath(appending: .key(field.key)))

@@ -6,7 +6,8 @@
 public struct TreeDecoder: DecodesFromTree, Sendable {
     /// Context for `init(from:)` implementations.
     public var userInfo: [CodingUserInfoKey: any Sendable] = Dictionary()
-    /// The deepest nesting of containers accepted; deeper input throws `DecodingError.dataCorrupted`.
+    /// The deepest nesting of values accepted, counted as ``TreeEncoder/maximumDepth`` counts it;
+    /// deeper input throws `DecodingError.dataCorrupted`.
     public var maximumDepth: Int = 512
 
     /// A tree decoder with empty `userInfo` and the default depth limit.

@@ -13,7 +13,11 @@ public struct TreeEncoder: EncodesToTree, Sendable {
     public var sortKeysDuringEncoding: Bool = false
     /// Context for `encode(to:)` implementations.
     public var userInfo: [CodingUserInfoKey: any Sendable] = Dictionary()
-    /// The deepest nesting of containers accepted; deeper values throw `EncodingError.invalidValue`.
+    /// The deepest nesting of values accepted; deeper values throw `EncodingError.invalidValue`.
+    ///
+    /// A level is a struct, enum or class coded through a container of its own, an array of such
+    /// values, or a dictionary; optionals and an enum case's payload container are not levels.
+    /// ``TreeDecoder/maximumDepth`` counts the same way, so what one accepts the other does.
     public var maximumDepth: Int = 512
 
     /// A tree encoder that keeps fields in encoding order, with empty `userInfo` and the default depth limit.

@@ -8,7 +8,9 @@ extension TreeEncoderImpl {
         -> BinaryValue
     {
         // Too deep: the general path reports it.
-        guard depth < options.maximumDepth else { return try encodeWithChild(dictionary, step: step) }
+        guard admitsLevel(inside: depth, maximumDepth: options.maximumDepth) else {
+            return try encodeWithChild(dictionary, step: step)
+        }
         let child = TreeEncoderImpl(options: options, parent: self, step: step, depth: depth + 1)
         child.state.request(.keyed)
         child.state.fields.reserveCapacity(dictionary.count)

@@ -13,6 +13,8 @@ package final class TreeEncoderImpl: Encoder {
     /// The path to extend when there is no parent (nested containers, super encoders).
     let basePath: TreePath
     let step: PathStep?
+    /// The levels (``DepthGuard``) enclosing this encoder's value, its own included; a nested
+    /// container's or a holder's encoder has its owner's.
     let depth: Int
     /// What the value's container collected (this object is its own buffer, one allocation per
     /// value).
@@ -36,7 +38,7 @@ package final class TreeEncoderImpl: Encoder {
         -> TreeEncoderImpl
     {
         let child = TreeEncoderImpl(
-            options: encoder.options, parent: nil, basePath: path, step: nil, depth: max(encoder.depth, path.depth))
+            options: encoder.options, parent: nil, basePath: path, step: nil, depth: encoder.depth)
         child.state.request(storage)
         return child
     }
@@ -113,12 +115,9 @@ package final class TreeEncoderImpl: Encoder {
     }
 
     func encodeWithChild<T: Encodable>(_ value: T, step: PathStep?) throws -> BinaryValue {
-        guard depth < options.maximumDepth else {
-            throw EncodingError.invalidValue(
-                value,
-                EncodingError.Context(
-                    codingPath: pathNode.codingPath(appending: step),
-                    debugDescription: "The value is nested deeper than the maximum depth of \(options.maximumDepth)."))
+        guard admitsLevel(inside: depth, maximumDepth: options.maximumDepth) else {
+            throw EncodingError.tooDeep(
+                value, maximumDepth: options.maximumDepth, at: pathNode.codingPath(appending: step))
         }
         let child = TreeEncoderImpl(options: options, parent: self, step: step, depth: depth + 1)
         try value.encode(to: child)

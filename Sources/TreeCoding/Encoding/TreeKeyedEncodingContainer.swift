@@ -42,7 +42,7 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         if let path {
             // A nested container: encode through a child that knows the nested path.
             let holder = TreeEncoderImpl(
-                options: encoder.options, parent: nil, basePath: path, step: nil, depth: max(encoder.depth, path.depth))
+                options: encoder.options, parent: nil, basePath: path, step: nil, depth: encoder.depth)
             buffer.setField(try holder.encodeValue(value, step: .key(k)), for: k)
         } else {
             buffer.setField(try encoder.encodeValue(value, step: .key(k)), for: k)

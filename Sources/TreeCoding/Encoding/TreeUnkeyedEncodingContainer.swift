@@ -17,7 +17,7 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer, LeafEncodingConta
         let step = indexStep
         if let path {
             let holder = TreeEncoderImpl(
-                options: encoder.options, parent: nil, basePath: path, step: nil, depth: max(encoder.depth, path.depth))
+                options: encoder.options, parent: nil, basePath: path, step: nil, depth: encoder.depth)
             buffer.appendElement(try holder.encodeValue(value, step: step))
         } else {
             buffer.appendElement(try encoder.encodeValue(value, step: step))

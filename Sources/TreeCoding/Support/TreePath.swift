@@ -20,12 +20,10 @@ struct TreePath {
     private final class Link {
         let step: PathStep
         let parent: Link?
-        let depth: Int
 
         init(step: PathStep, parent: Link?) {
             self.step = step
             self.parent = parent
-            self.depth = (parent?.depth ?? 0) + 1
         }
     }
 
@@ -37,9 +35,6 @@ struct TreePath {
     /// Whether the path is empty: the value is the one the call asked for, or an optional's or
     /// single-value container's content at the top.
     var isRoot: Bool { last == nil }
-
-    /// The number of steps.
-    var depth: Int { last?.depth ?? 0 }
 
     /// This path followed by `step` (this path for `nil`).
     func appending(_ step: PathStep?) -> TreePath {

@@ -155,6 +155,10 @@ extension Dictionary: DirectTreeDecodable where Key: DictionaryKey, Value: Decod
         from node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> [Key: Value] {
         if impl.formatNeedsFacts { return try decodeProtobufMap(from: &node, impl: impl, parent: parent, step: step) }
+        // A level (DepthGuard), as the encoders count it.
+        try impl.checkDepth(parent: parent, step: step, node: node)
+        impl.depth += 1
+        defer { impl.depth -= 1 }
         let session = impl.session
         let mark = session.keyedStatesInUse
         defer { session.popKeyedStates(to: mark) }

@@ -28,6 +28,7 @@ final class TreeDecoderImpl: Decoder {
     let format: (any ByteFormat.Type)?
     /// The format's ``ByteFormat/needsTypeFacts``, asked once.
     let formatNeedsFacts: Bool
+    /// The levels (``DepthGuard``) enclosing the current value, its own included once it opened.
     @exclusivity(unchecked) var depth: Int
     /// The element type of the unkeyed container the current type is about to open (SIMD).
     @exclusivity(unchecked) var elementHint: ScalarKind?
@@ -246,10 +247,13 @@ final class TreeDecoderImpl: Decoder {
             type, .init(codingPath: parent.path(appending: step), debugDescription: "Internal type confusion."))
     }
 
-    /// Throws if a value at `step` below `parent` would nest deeper than the maximum depth.
+    /// Throws if a level (``DepthGuard``) opened at `step` below `parent` would nest deeper than
+    /// the maximum depth.
     @inline(__always)
     func checkDepth(parent: CodingPathNode, step: PathStep?, node: DecodingNode) throws {
-        guard depth < options.maximumDepth else { throw tooDeep(parent: parent, step: step, at: node.byteOffset) }
+        guard admitsLevel(inside: depth, maximumDepth: options.maximumDepth) else {
+            throw tooDeep(parent: parent, step: step, at: node.byteOffset)
+        }
     }
 
     /// Notes that the current value's keyed container is a protobuf message; throws past

@@ -128,8 +128,8 @@ struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     private func superEncoder(for key: BinaryKey) -> any Encoder {
         guard let index = start(key) else { return StreamingEncoderHandle(engine: engine, id: 0) }
-        let depth = engine.frames[index].encoderDepth &+ 1
-        let child = engine.push(.encoder, step: .key(key), in: index, encoderDepth: depth)
+        let depth = engine.frames[index].depth &+ 1
+        let child = engine.push(.encoder, step: .key(key), in: index, depth: depth)
         return StreamingEncoderHandle(engine: engine, id: child)
     }
 }
@@ -181,8 +181,8 @@ struct StreamingUnkeyedContainer: UnkeyedEncodingContainer, LeafEncodingContaine
 
     mutating func superEncoder() -> any Encoder {
         guard let (index, element) = start() else { return StreamingEncoderHandle(engine: engine, id: 0) }
-        let depth = engine.frames[index].encoderDepth &+ 1
-        let child = engine.push(.encoder, step: .index(element), in: index, encoderDepth: depth)
+        let depth = engine.frames[index].depth &+ 1
+        let child = engine.push(.encoder, step: .index(element), in: index, depth: depth)
         return StreamingEncoderHandle(engine: engine, id: child)
     }
 

@@ -8,9 +8,9 @@ extension StreamingEncoder {
     func streamDictionary<K: DictionaryKey, V: Encodable>(_ dictionary: [K: V], step: PathStep?, in parent: Int)
         throws
     {
-        let depth = frames[parent].valueDepth
-        guard depth < maximumDepth else { throw giveUp() }
-        let id = push(.keyed, step: step, in: parent, encoderDepth: depth &+ 1)
+        let depth = frames[parent].depth
+        guard admitsLevel(inside: depth, maximumDepth: maximumDepth) else { throw giveUp() }
+        let id = push(.keyed, step: step, in: parent, depth: depth &+ 1)
         sink.begin(.keyed)
         let checksKeys = K.distinctKeysMayRepeat
         for (k, value) in dictionary {

@@ -51,17 +51,16 @@ final class StreamingEncoder {
         case singleDone
     }
 
+    /// An open container or encoder. `state` follows `step` to sit in its padding: at 88 bytes a
+    /// frame's offset is one multiply, and frames are indexed several times per value.
     struct Frame {
         let id: Int
-        var state: State
         /// The step from the enclosing frame (for `codingPath`).
         let step: PathStep?
-        /// The depth of the encoder that owns this frame, as ``TreeEncoder`` counts it.
-        let encoderDepth: Int
-        /// The depth values encoded in this frame start from (a nested container counts its path).
-        let valueDepth: Int
-        /// The number of steps from the root.
-        let pathDepth: Int
+        var state: State
+        /// The levels (``DepthGuard``) enclosing the values encoded in this frame: its owner
+        /// encoder's, its own value included (a nested container is no level of its own).
+        let depth: Int
         /// Elements of an unkeyed container.
         var count = 0
         /// The integer keys from 0 to 63 written so far, one bit each: exact, so these keys are
@@ -108,7 +107,7 @@ final class StreamingEncoder {
         let rootID = nextID
         nextID &+= 1
         frames.append(
-            Frame(id: rootID, state: .holder, step: nil, encoderDepth: 0, valueDepth: 0, pathDepth: 0, keyStart: 0))
+            Frame(id: rootID, step: nil, state: .holder, depth: 0, keyStart: 0))
         // Do not keep the caller's objects alive between runs (`Dictionary()`: the literal `[:]`
         // costs a call), nor what a deep or wide run made the stacks grow to.
         defer {
@@ -266,19 +265,14 @@ final class StreamingEncoder {
         return gaveUp ? nil : index
     }
 
-    /// Opens a frame inside frame `parent` (the innermost one) and returns its id. A keyed or
+    /// Opens a frame inside frame `parent` (the innermost one) and returns its id: the frame of a
+    /// new level when given its `depth`, else a nested container of the parent's level. A keyed or
     /// unkeyed frame is a node the sink has begun (every frame in those states is one).
-    func push(_ state: State, step: PathStep?, in parent: Int, encoderDepth: Int? = nil) -> Int {
-        let p = frames[parent]
-        let pathDepth = step == nil ? p.pathDepth : p.pathDepth &+ 1
-        let ownerDepth = encoderDepth ?? p.encoderDepth
-        let valueDepth = encoderDepth == nil ? max(p.valueDepth, pathDepth) : ownerDepth
+    func push(_ state: State, step: PathStep?, in parent: Int, depth: Int? = nil) -> Int {
         let id = nextID
         nextID &+= 1
         frames.append(
-            Frame(
-                id: id, state: state, step: step, encoderDepth: ownerDepth, valueDepth: valueDepth,
-                pathDepth: pathDepth, keyStart: keys.count))
+            Frame(id: id, step: step, state: state, depth: depth ?? frames[parent].depth, keyStart: keys.count))
         return id
     }
 
@@ -357,9 +351,9 @@ final class StreamingEncoder {
     }
 
     func encodeWithChild<T: Encodable>(_ value: T, step: PathStep?, in parent: Int) throws {
-        let depth = frames[parent].valueDepth
-        guard depth < maximumDepth else { throw giveUp() }
-        let id = push(.encoder, step: step, in: parent, encoderDepth: depth &+ 1)
+        let depth = frames[parent].depth
+        guard admitsLevel(inside: depth, maximumDepth: maximumDepth) else { throw giveUp() }
+        let id = push(.encoder, step: step, in: parent, depth: depth &+ 1)
         try value.encode(to: StreamingEncoderHandle(engine: self, id: id))
         guard activate(id) != nil else { throw giveUp() }
         closeTop()
