@@ -307,7 +307,7 @@ public struct IncompleteElementError: Error, Hashable, Sendable, CustomStringCon
 
     /// The type and the offset, such as `IncompleteElementError at byte offset 2`: the
     /// `DecodingError` that carries it states the element and its bytes in its debug description
-    /// (``sentence``), so each is printed once.
+    /// (`sentence`), so each is printed once.
     public var description: String { "IncompleteElementError at byte offset \(offset)" }
 
     /// The debug description of the `DecodingError` that carries this error.

@@ -115,7 +115,7 @@ extension ProtobufEncodingError: CustomStringConvertible {
 
 extension ProtobufDecodingError: CustomStringConvertible {
     /// The type and the case, such as `ProtobufDecodingError.unsupportedType`: the
-    /// `DecodingError` that carries it states the rest in its debug description (``reason``).
+    /// `DecodingError` that carries it states the rest in its debug description.
     public var description: String {
         let name =
             switch self {
