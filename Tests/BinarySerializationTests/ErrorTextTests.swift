@@ -46,12 +46,45 @@ import Testing
         text { _ = try ProtobufDecoder().decode(T.self, from: bytes(hex)) }
     }
 
+    /// `Named` with its name's place holding a number: the wrong type for `Named`.
+    struct Misnamed: Codable {
+        var name: Int32 = 7
+        var count: Int32 = 5
+        enum CodingKeys: Int, CodingKey { case name = 1, count = 2 }
+    }
+
+    static func encoded<T: Encodable>(_ value: T, _ format: BinaryFormat) -> [UInt8] {
+        (try? [UInt8](BinaryEncoder(format: format).encode(value))) ?? []
+    }
+
+    static func decode<T: Decodable>(
+        _ type: T.Type, _ bytes: [UInt8], _ format: BinaryFormat, maximumDepth: Int = 512
+    ) -> String {
+        var decoder = BinaryDecoder(format: format)
+        decoder.limits.maximumDepth = maximumDepth
+        return text { _ = try decoder.decode(T.self, from: Data(bytes)) }
+    }
+
+    /// `bytes` with the first `A` (0x41) made 0xff: not UTF-8.
+    static func badUTF8(_ bytes: [UInt8]) -> [UInt8] {
+        var out = bytes
+        if let i = out.firstIndex(of: 0x41) { out[i] = 0xff }
+        return out
+    }
+
     static var rows: [(String, String)] {
-        [
+        let wrapper = Wrapper(inner: Named(name: "AB", count: 5))
+        return [
             ("v3 truncated", decode(Wrapper.self, "06 06 02 0a 41 04 02 06", .v3)),
             ("v3 wrong type", decode(Named.self, "02 04 41 42 04 04 41 42", .v3)),
             ("v3 key missing", decode(Other.self, "02 02 41 42 04 02 06", .v3)),
-            ("v3 depth", decode([[[[Int]]]].self, "02 02 02 02", .v3)),
+            ("v3 depth", decode([[[Int32]]].self, encoded([[[Int32(1)]]], .v3), .v3, maximumDepth: 1)),
+            ("v3 bad UTF-8", decode(Wrapper.self, badUTF8(encoded(wrapper, .v3)), .v3)),
+            ("v2 truncated", decode(Wrapper.self, encoded(wrapper, .v2).dropLast(1), .v2)),
+            ("v2 wrong type", decode(Named.self, encoded(Misnamed(), .v2), .v2)),
+            ("v2 key missing", decode(Other.self, encoded(wrapper.inner, .v2), .v2)),
+            ("v2 depth", decode([[[Int32]]].self, encoded([[[Int32(1)]]], .v2), .v2, maximumDepth: 1)),
+            ("v2 bad UTF-8", decode(Wrapper.self, badUTF8(encoded(wrapper, .v2)), .v2)),
             ("protobuf truncated", protobuf(Wrapper.self, "1a 04 0a 05 41 42")),
             ("protobuf overlong varint", protobuf(Other.self, "48 80 80 80 80 80 80 80 80 80 80 00")),
             ("protobuf wrong type", protobuf(Other.self, "4a 01 41")),
@@ -69,7 +102,19 @@ import Testing
         "v3 key missing":
             "DecodingError.keyNotFound: Key '[9]' not found in keyed decoding container. Debug description: keys present: 1, 33",
         "v3 depth":
-            "DecodingError.dataCorrupted: Data was corrupted. Path: [0][0]. Debug description: an element of 1 byte exceeds the 0 bytes that remain. Underlying error: WireFormatError.truncated at byte offset 1",
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [0]. Debug description: the data is nested deeper than the maximum depth of 1. Underlying error: WireFormatError.limitExceeded at byte offset 1",
+        "v3 bad UTF-8":
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [3][1]. Debug description: invalid UTF-8 in a string. Underlying error: WireFormatError.invalidBytes at byte offset 4",
+        "v2 truncated":
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [3]. Debug description: a value of 6 bytes exceeds the 5 bytes that remain. Underlying error: WireFormatError.truncated at byte offset 1",
+        "v2 wrong type":
+            "DecodingError.typeMismatch: expected value of type String. Path: [1]. Debug description: expected String (wire type length-delimited), found wire type varint. Underlying error: WireFormatError.typeMismatch at byte offset 1",
+        "v2 key missing":
+            "DecodingError.keyNotFound: Key '[9]' not found in keyed decoding container. Debug description: keys present: 1, 2",
+        "v2 depth":
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [0]. Debug description: the data is nested deeper than the maximum depth of 1. Underlying error: WireFormatError.limitExceeded at byte offset 0",
+        "v2 bad UTF-8":
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [3][1]. Debug description: invalid UTF-8 in a string. Underlying error: WireFormatError.invalidBytes at byte offset 4",
         "protobuf truncated":
             "DecodingError.dataCorrupted: Data was corrupted. Path: [3]. Debug description: the length of field 1 of 5 bytes exceeds the 2 bytes that remain. Underlying error: WireFormatError.truncated at byte offset 3",
         "protobuf overlong varint":

@@ -160,15 +160,15 @@ import TreeCoding
         #expect(try decode(RCNode.self, tree, depth: 6).get().children[0].children[0].value == 3)
         #expect(
             error(RCNode.self, tree, depth: 2)
-                == "dataCorrupted at [children#-/Index 0#0]: The data is nested deeper than the maximum depth of 2."
+                == "dataCorrupted at [children#-/Index 0#0]: the data is nested deeper than the maximum depth of 2"
         )
         #expect(
             error(RCNode.self, tree, depth: 1)
-                == "dataCorrupted at [children#-]: The data is nested deeper than the maximum depth of 1."
+                == "dataCorrupted at [children#-]: the data is nested deeper than the maximum depth of 1"
         )
         #expect(
             error(RCNode.self, tree, depth: 0)
-                == "dataCorrupted at []: The data is nested deeper than the maximum depth of 0."
+                == "dataCorrupted at []: the data is nested deeper than the maximum depth of 0"
         )
         // Packed arrays and optionals add no level, nor do nested containers; a dictionary is a
         // level, as the encoders count it; a super decoder is a level below its container's value.
@@ -176,14 +176,14 @@ import TreeCoding
         #expect(try decode([String: [Int]?].self, dictionary, depth: 1).get() == ["a": [1]])
         #expect(
             error([String: [Int]?].self, dictionary, depth: 0)
-                == "dataCorrupted at []: The data is nested deeper than the maximum depth of 0.")
+                == "dataCorrupted at []: the data is nested deeper than the maximum depth of 0")
         let inner = Self.keyed(["name": .string("n"), "n": .int(2), "flag": .bool(true)])
         #expect(try decode(SuperInUnkeyed.self, .unkeyed([.int(1), inner, .unkeyed([])]), depth: 1).get().n == 1)
         let superTree: BinaryValue = .keyed(KeyedFields([(BinaryKey.super, .unkeyed([inner]))]))
         #expect(try decode(InnersBelowSuper.self, superTree, depth: 3).get().inners.count == 1)
         #expect(
             error(InnersBelowSuper.self, superTree, depth: 2)
-                == "dataCorrupted at [super#0/Index 0#0]: The data is nested deeper than the maximum depth of 2."
+                == "dataCorrupted at [super#0/Index 0#0]: the data is nested deeper than the maximum depth of 2"
         )
     }
 

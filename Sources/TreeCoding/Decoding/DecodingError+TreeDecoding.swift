@@ -38,7 +38,7 @@ extension DecodingError {
         .dataCorrupted(
             Context(
                 codingPath: path,
-                debugDescription: "The data is nested deeper than the maximum depth of \(maximumDepth).",
+                debugDescription: "the data is nested deeper than the maximum depth of \(maximumDepth)",
                 underlyingError: underlyingError))
     }
 
