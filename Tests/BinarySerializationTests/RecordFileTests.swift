@@ -134,12 +134,15 @@ func appendRaw(_ bytes: Data, to url: URL) throws {
             _ = try BinaryFileEncoder<Record>(fileAt: url)
         } throws: { error in
             let error = error as? RecordFileError
-            // The offset is spelled as in every other error of the library, once.
-            let text = error?.description ?? ""
-            let spelled =
-                text.contains(" at byte offset \(head.count): ")
-                && text.components(separatedBy: "\(head.count)").count == 2
-            return error?.code == .corruptElement && error?.offset == Int64(head.count) && spelled
+            // The whole text: the file, the offset once (spelled as in every other error of the
+            // library), the reason and what to do.
+            let expected = """
+                \(url.path) at byte offset \(head.count): the bytes are not a valid element (a nil indicator \
+                with a length (prefix 3)) and more bytes follow, so they were not cut; read the elements \
+                before them with BinaryFileDecoder.readElementsUntilError(), or cut the file there
+                """
+            return error?.code == .corruptElement && error?.offset == Int64(head.count)
+                && error?.description == expected
         }
         #expect(try Data(contentsOf: url) == damaged)
     }
