@@ -118,7 +118,7 @@ final class KeyedContainerState {
         }
         guard let (position, start) = try ProtobufFormat.memberSetLast(members) else { return nil }
         storage.base[position].valueStart = start
-        ProtobufReadLog.noteOneOf(members.map(\.node))
+        ProtobufReadLog.noteOneOf(members)
         return storage[position].intKey
     }
 

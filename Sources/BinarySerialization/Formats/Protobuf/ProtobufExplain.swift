@@ -36,7 +36,7 @@ private struct ProtobufExplainer {
             throw WireFormatError(
                 .limitExceeded, "messages nested deeper than \(maximumDepth)", offset: range.lowerBound)
         }
-        for entry in try ProtobufFraming.fields(input, [range], maximumDepth: maximumDepth) {
+        for entry in try ProtobufFraming.fields(input.buffer, [range], maximumDepth: maximumDepth) {
             try field(entry, depth: depth)
         }
     }
@@ -91,6 +91,6 @@ private struct ProtobufExplainer {
     /// Whether `range` is non-empty and frames as whole fields (the guess `decodeRaw` makes).
     func framesAsMessage(_ range: Range<Int>, depth: Int) -> Bool {
         guard !range.isEmpty, depth <= maximumDepth else { return false }
-        return (try? ProtobufFraming.fields(input, [range], maximumDepth: maximumDepth)) != nil
+        return (try? ProtobufFraming.fields(input.buffer, [range], maximumDepth: maximumDepth)) != nil
     }
 }

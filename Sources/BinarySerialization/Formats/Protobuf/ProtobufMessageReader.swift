@@ -48,12 +48,12 @@ enum ProtobufFraming {
 
     /// The fields of the message stored in `ranges` (one range, or the occurrences of a message
     /// field that was split: protobuf merges them as if their bytes were one message).
-    static func fields(_ input: ProtobufInput, _ ranges: [Range<Int>], maximumDepth: Int) throws
+    static func fields(_ input: UnsafeRawBufferPointer, _ ranges: [Range<Int>], maximumDepth: Int) throws
         -> [ProtobufFieldEntry]
     {
         var entries: [ProtobufFieldEntry] = []
         for range in ranges {
-            var r = input.reader(range)
+            var r = ByteReader(buffer: input, offset: range.lowerBound, end: range.upperBound)
             while !r.isAtEnd {
                 entries.append(try field(&r, groupDepth: 0, maximumDepth: maximumDepth))
             }

@@ -88,7 +88,7 @@ private struct ProtobufRawReader {
             throw WireFormatError(
                 .limitExceeded, "messages nested deeper than \(maximumDepth)", offset: range.lowerBound)
         }
-        let entries = try ProtobufFraming.fields(input, [range], maximumDepth: maximumDepth)
+        let entries = try ProtobufFraming.fields(input.buffer, [range], maximumDepth: maximumDepth)
         return ProtobufRawMessage(fields: try entries.map { try field($0, depth: depth) })
     }
 

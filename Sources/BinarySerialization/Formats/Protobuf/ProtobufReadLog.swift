@@ -29,13 +29,13 @@ final class ProtobufReadLog {
 
     /// Notes the stored members of one oneof (nodes of its container's entries), by where they
     /// lie in the input (a merged message is read from a copy).
-    static func noteOneOf(_ members: [ByteNode]) {
+    static func noteOneOf(_ members: [(position: Int, node: ByteNode)]) {
         guard let log = perThread.current, let first = members.first,
-            let (input, origin) = ProtobufMerges.origin(of: first.buffer), input == log.input
+            let (input, origin) = ProtobufMerges.origin(of: first.node.buffer), input == log.input
         else { return }
         log.oneOfs += 1
         for member in members {
-            for start in ProtobufFormat.occurrenceStarts(member) {
+            for start in ProtobufFormat.occurrenceStarts(member.node) {
                 if let offset = origin.inputOffset(start) { log.oneOfOfMember[offset] = log.oneOfs }
             }
         }

@@ -141,12 +141,7 @@ enum ProtobufUnknownFields {
 
     /// The fields stored in `ranges`, framed (they framed when the value was decoded).
     private static func fields(_ input: UnsafeRawBufferPointer, _ ranges: [Range<Int>]) -> [ProtobufFieldEntry] {
-        var entries: [ProtobufFieldEntry] = []
-        for range in ranges {
-            var r = ByteReader(buffer: input, offset: range.lowerBound, end: range.upperBound)
-            while !r.isAtEnd, let entry = try? ProtobufFormat.field(&r) { entries.append(entry) }
-        }
-        return entries
+        (try? ProtobufFraming.fields(input, ranges, maximumDepth: ProtobufFraming.maximumGroupDepth)) ?? []
     }
 
     /// Puts `node` at field `number`, right after the field whose last occurrence (`lastAt`)
