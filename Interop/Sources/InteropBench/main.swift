@@ -192,13 +192,14 @@ func compare<V: Codable & Equatable, M: SwiftProtobuf.Message & Equatable>(
 }
 
 // `InteropBench --run PAYLOAD OPERATION K`: exactly K runs of one operation (P1i, P2 or P5, or
-// P1ig, P2g, P5g with generated coding; encode,
+// P1ig, P2g, P5g with generated coding; swiftprotobuf-encode, swiftprotobuf-decode, encode,
 // decode, v3encode or v3decode), for instruction counts under callgrind.
 let arguments = CommandLine.arguments
 if arguments.count == 5, arguments[1] == "--run", let count = Int(arguments[4]) {
     func run<V: Codable>(_ value: V) throws {
         let protobuf = try ProtobufEncoder().encode(value)
         let v3 = try BinaryEncoder().encode(value)
+        if arguments[3].hasPrefix("swiftprotobuf-") { return try runSwiftProtobuf(arguments[3], protobuf) }
         for _ in 0..<count {
             switch arguments[3] {
             case "encode": _ = try ProtobufEncoder().encode(value)
@@ -210,6 +211,24 @@ if arguments.count == 5, arguments[1] == "--run", let count = Int(arguments[4]) 
         }
     }
     let message = Message(sender: "Alice Wonderland", isRead: false, unreadCount: 42)
+    /// K runs of swift-protobuf's generated code on the same payload (the bytes are the same).
+    func runSwiftProtobuf(_ operation: String, _ bytes: Data) throws {
+        func run<M: SwiftProtobuf.Message>(_ type: M.Type) throws {
+            let message = try M(serializedBytes: bytes)
+            for _ in 0..<count {
+                if operation == "swiftprotobuf-encode" {
+                    let _: Data = try message.serializedBytes()
+                } else {
+                    _ = try M(serializedBytes: bytes)
+                }
+            }
+        }
+        switch arguments[2] {
+        case "P1i", "P1ig": try run(Bench_Message.self)
+        case "P2", "P2g": try run(Bench_Records.self)
+        default: try run(Bench_Node.self)
+        }
+    }
     switch arguments[2] {
     case "P1i": try run(message)
     case "P2": try run(Records(records: records(count: 1_000)))

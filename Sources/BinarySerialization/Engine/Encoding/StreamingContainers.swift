@@ -22,7 +22,13 @@ struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// whatever their types, run the same instructions (as the decoder's keyed container does).
     @inline(never)
     private func write(_ node: BinaryValue, _ key: Key) throws {
-        guard start(BinaryKey(writtenAs: key)) != nil else { throw engine.giveUp() }
+        try write(node, written: BinaryKey(writtenAs: key))
+    }
+
+    /// A primitive field, its key as the format writes it (``BinaryKey/init(writtenAs:)``).
+    @inline(__always)
+    func write(_ node: BinaryValue, written key: BinaryKey) throws {
+        guard start(key) != nil else { throw engine.giveUp() }
         engine.send(node)
     }
 
@@ -152,11 +158,9 @@ struct StreamingUnkeyedContainer: UnkeyedEncodingContainer, LeafEncodingContaine
     /// The frame's index and the new element's index; `nil` after giving up.
     @inline(__always)
     private mutating func start() -> (frame: Int, element: Int)? {
-        guard let index = engine.activate(id) else { return nil }
-        let element = engine.frames[index].count
-        engine.frames[index].count = element &+ 1
-        count = element &+ 1
-        return (index, element)
+        guard let started = engine.startElement(of: id) else { return nil }
+        count = started.element &+ 1
+        return started
     }
 
     mutating func encodeLeaf(_ leaf: BinaryValue) throws {

@@ -302,6 +302,7 @@ final class StreamingEncoder {
     enum StreamFact {
         case direct(any DirectStreamEncodable.Type)
         case generated(any GeneratedBinaryCodable.Type)
+        case array(any EncodableArray.Type)
         case encodable
     }
 
@@ -312,6 +313,7 @@ final class StreamingEncoder {
         case .direct(let direct): try streamDirect(direct, value, step: step, in: parent)
         case .generated(let generated):
             try encodeGenerated(generated, value, step: step, in: parent)
+        case .array(let array): try encodeArray(array, value, step: step, in: parent)
         case .encodable: try encodeWithChild(value, step: step, in: parent)
         }
     }
@@ -343,6 +345,7 @@ final class StreamingEncoder {
         }
         if let direct { return .direct(direct) }
         if let generated = T.self as? any GeneratedBinaryCodable.Type { return .generated(generated) }
+        if let array = T.self as? any EncodableArray.Type { return .array(array) }
         return .encodable
     }
 
@@ -372,16 +375,51 @@ final class StreamingEncoder {
         _ type: G.Type, _ value: T, step: PathStep?, in parent: Int
     ) throws {
         guard T.self == G.self else { throw giveUp() }
-        let depth = frames[parent].depth
-        guard admitsLevel(inside: depth, maximumDepth: maximumDepth) else { throw giveUp() }
-        let id = push(.keyed, step: step, in: parent, depth: depth &+ 1)
-        sink.begin(.keyed)
+        let id = try openLevel(.keyed, step: step, in: parent)
         var fields = BinaryFieldWriter(
             container: StreamingKeyedContainer(engine: self, frame: FrameID(id)), keys: generatedKeys.keys(of: G.self))
         try reinterpret(value, as: G.self).encodeBinaryFields(to: &fields)
+        try closeLevel(id)
+    }
+
+    /// Sends an array of elements that are not sent directly: the unkeyed container
+    /// `Array.encode(to:)` would ask for, with each element sent as its container would send it.
+    private func encodeArray<A: EncodableArray, T: Encodable>(
+        _ type: A.Type, _ value: T, step: PathStep?, in parent: Int
+    ) throws {
+        guard T.self == A.self else { throw giveUp() }
+        let id = try openLevel(.unkeyed, step: step, in: parent)
+        try reinterpret(value, as: A.self).streamElements(into: self, frame: id)
+        try closeLevel(id)
+    }
+
+    /// Opens the keyed or unkeyed container of a new level inside frame `parent` (the innermost),
+    /// as a value's `encode(to:)` asking for one does; returns its frame id.
+    @inline(__always)
+    private func openLevel(_ state: State, step: PathStep?, in parent: Int) throws -> Int {
+        let depth = frames[parent].depth
+        guard admitsLevel(inside: depth, maximumDepth: maximumDepth) else { throw giveUp() }
+        let id = push(state, step: step, in: parent, depth: depth &+ 1)
+        sink.begin(state == .keyed ? .keyed : .unkeyed)
+        return id
+    }
+
+    /// Closes the frame ``openLevel(_:step:in:)`` opened, and whatever is still open inside it.
+    @inline(__always)
+    private func closeLevel(_ id: Int) throws {
         guard activate(id) != nil else { throw giveUp() }
         closeTop()
         if gaveUp { throw GaveUp() }
+    }
+
+    /// The next element of unkeyed frame `id`: the frame's index and the element's; `nil` after
+    /// giving up.
+    @inline(__always)
+    func startElement(of id: Int) -> (frame: Int, element: Int)? {
+        guard let index = activate(id) else { return nil }
+        let element = frames[index].count
+        frames[index].count = element &+ 1
+        return (index, element)
     }
 
     func encodeWithChild<T: Encodable>(_ value: T, step: PathStep?, in parent: Int) throws {

@@ -15,6 +15,14 @@ public struct BinaryFieldWriter: ~Copyable {
         return key
     }
 
+    /// A primitive field: what the container's `encode(_:forKey:)` does for it, with the key as
+    /// written made once.
+    @inline(__always)
+    private func write(_ leaf: BinaryValue, _ field: Int) throws {
+        guard let key = keys.written(field) else { throw Self.noSuchField(field, container.codingPath) }
+        try container.write(leaf, written: key)
+    }
+
     @inline(never)
     static func noSuchField(_ field: Int, _ path: [any CodingKey]) -> EncodingError {
         EncodingError.invalidValue(
@@ -23,40 +31,20 @@ public struct BinaryFieldWriter: ~Copyable {
         )
     }
 
-    public mutating func encode(_ value: Bool, at field: Int) throws { try container.encode(value, forKey: key(field)) }
-    public mutating func encode(_ value: String, at field: Int) throws {
-        try container.encode(value, forKey: key(field))
-    }
-    public mutating func encode(_ value: Double, at field: Int) throws {
-        try container.encode(value, forKey: key(field))
-    }
-    public mutating func encode(_ value: Float, at field: Int) throws {
-        try container.encode(value, forKey: key(field))
-    }
-    public mutating func encode(_ value: Int, at field: Int) throws { try container.encode(value, forKey: key(field)) }
-    public mutating func encode(_ value: Int8, at field: Int) throws { try container.encode(value, forKey: key(field)) }
-    public mutating func encode(_ value: Int16, at field: Int) throws {
-        try container.encode(value, forKey: key(field))
-    }
-    public mutating func encode(_ value: Int32, at field: Int) throws {
-        try container.encode(value, forKey: key(field))
-    }
-    public mutating func encode(_ value: Int64, at field: Int) throws {
-        try container.encode(value, forKey: key(field))
-    }
-    public mutating func encode(_ value: UInt, at field: Int) throws { try container.encode(value, forKey: key(field)) }
-    public mutating func encode(_ value: UInt8, at field: Int) throws {
-        try container.encode(value, forKey: key(field))
-    }
-    public mutating func encode(_ value: UInt16, at field: Int) throws {
-        try container.encode(value, forKey: key(field))
-    }
-    public mutating func encode(_ value: UInt32, at field: Int) throws {
-        try container.encode(value, forKey: key(field))
-    }
-    public mutating func encode(_ value: UInt64, at field: Int) throws {
-        try container.encode(value, forKey: key(field))
-    }
+    public mutating func encode(_ value: Bool, at field: Int) throws { try write(.bool(value), field) }
+    public mutating func encode(_ value: String, at field: Int) throws { try write(.string(value), field) }
+    public mutating func encode(_ value: Double, at field: Int) throws { try write(.double(value), field) }
+    public mutating func encode(_ value: Float, at field: Int) throws { try write(.float(value), field) }
+    public mutating func encode(_ value: Int, at field: Int) throws { try write(.int(value), field) }
+    public mutating func encode(_ value: Int8, at field: Int) throws { try write(.int8(value), field) }
+    public mutating func encode(_ value: Int16, at field: Int) throws { try write(.int16(value), field) }
+    public mutating func encode(_ value: Int32, at field: Int) throws { try write(.int32(value), field) }
+    public mutating func encode(_ value: Int64, at field: Int) throws { try write(.int64(value), field) }
+    public mutating func encode(_ value: UInt, at field: Int) throws { try write(.uint(value), field) }
+    public mutating func encode(_ value: UInt8, at field: Int) throws { try write(.uint8(value), field) }
+    public mutating func encode(_ value: UInt16, at field: Int) throws { try write(.uint16(value), field) }
+    public mutating func encode(_ value: UInt32, at field: Int) throws { try write(.uint32(value), field) }
+    public mutating func encode(_ value: UInt64, at field: Int) throws { try write(.uint64(value), field) }
     public mutating func encode<T: Encodable>(_ value: T, at field: Int) throws {
         try container.encode(value, forKey: key(field))
     }

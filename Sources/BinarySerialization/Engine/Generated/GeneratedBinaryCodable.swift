@@ -26,15 +26,25 @@ public protocol GeneratedBinaryCodable: Codable {
 /// A generated type's keys as the coders use them, made once per type and thread.
 final class GeneratedKeys {
     let keys: [BinaryKey]
+    /// The keys as a format writes them (``BinaryKey/init(writtenAs:)``), for primitive fields.
+    let written: [BinaryKey]
 
     init(_ type: any GeneratedBinaryCodable.Type) {
-        keys = type.binaryCodingKeys.map { BinaryKey($0) }
+        let codingKeys = type.binaryCodingKeys
+        keys = codingKeys.map { BinaryKey($0) }
+        written = codingKeys.map { BinaryKey(writtenAs: $0) }
     }
 
     /// Key `field`, or `nil` when generated code names a field the type does not have.
     @inline(__always)
     subscript(field: Int) -> BinaryKey? {
         field >= 0 && field < keys.count ? keys[field] : nil
+    }
+
+    /// Key `field` as written, or `nil` as for ``subscript(_:)``.
+    @inline(__always)
+    func written(_ field: Int) -> BinaryKey? {
+        field >= 0 && field < written.count ? written[field] : nil
     }
 }
 
