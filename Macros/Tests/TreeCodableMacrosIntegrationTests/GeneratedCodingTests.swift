@@ -1,0 +1,1 @@
+// Written once GeneratedBinaryCodable is in the library.
