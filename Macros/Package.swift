@@ -41,6 +41,7 @@ let package = Package(
             dependencies: [
                 "TreeCodableMacrosPlugin",
                 .product(name: "MacroTesting", package: "swift-macro-testing"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ]),
         // The macro on real types: generated coding gives the bytes of synthesized coding.
         .testTarget(

@@ -27,9 +27,7 @@ struct CodeGeneration {
         }
         return DeclSyntax(
             """
-            \(raw: shape.accessPrefix)func encodeBinaryFields(to fields: inout BinarySerialization.BinaryFieldWriter) throws {
-            \(raw: lines.joined(separator: "\n"))
-            }
+            \(raw: shape.accessPrefix)func encodeBinaryFields(to fields: inout BinarySerialization.BinaryFieldWriter) throws {\(raw: Self.body(lines))}
             """)
     }
 
@@ -50,9 +48,12 @@ struct CodeGeneration {
         }
         return DeclSyntax(
             """
-            \(raw: shape.accessPrefix)init(binaryFields fields: inout BinarySerialization.BinaryFieldReader) throws {
-            \(raw: lines.joined(separator: "\n"))
-            }
+            \(raw: shape.accessPrefix)init(binaryFields fields: inout BinarySerialization.BinaryFieldReader) throws {\(raw: Self.body(lines))}
             """)
+    }
+
+    /// The statements of a body, one a line; an empty body stays `{}`.
+    private static func body(_ lines: [String]) -> String {
+        lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n") + "\n"
     }
 }

@@ -31,8 +31,8 @@ struct CodingKeyCollection {
     static func read(_ codingKeys: EnumDeclSyntax) -> CodingKeyCollection {
         var collection = CodingKeyCollection()
         let rawType = Self.rawType(of: codingKeys)
-        var firstCaseForName: [String: String] = [:]
-        var firstCaseForKey: [String: String] = [:]
+        var firstCaseForName: [String: EnumCaseElementSyntax] = [:]
+        var firstCaseForKey: [String: EnumCaseElementSyntax] = [:]
         // The previous case's integer raw value; nil before the first case.
         var previousInt: Int? = nil
         var intChainBroken = false
@@ -41,20 +41,23 @@ struct CodingKeyCollection {
             for element in caseDecl.elements {
                 let spelling = element.name.text
                 let name = spelling.trimmingBackticks
+                if let first = firstCaseForName[name] {
+                    collection.diagnostics.append(
+                        Diagnostic(
+                            node: element,
+                            message: TreeCodableDiagnostic.duplicateCase(name: name),
+                            notes: [Self.firstUseNote(first)]))
+                    continue
+                }
+                firstCaseForName[name] = element
+                // Such a case is reported, but still keys its property: no second error follows from it.
+                collection.keys.append(CodingKeyCase(name: name, spelling: spelling, node: Syntax(element)))
                 if element.parameterClause != nil {
                     collection.diagnostics.append(
                         Diagnostic(
                             node: element, message: TreeCodableDiagnostic.codingKeyWithAssociatedValues(name: name)))
                     continue
                 }
-                if let first = firstCaseForName[name] {
-                    collection.diagnostics.append(
-                        Diagnostic(
-                            node: element,
-                            message: TreeCodableDiagnostic.duplicateKey(name: name, key: "'\(name)'", firstName: first)))
-                    continue
-                }
-                firstCaseForName[name] = name
                 // The key that must be unique besides the name, for raw-valued enums.
                 var key: String? = nil
                 switch rawType {
@@ -75,20 +78,24 @@ struct CodingKeyCollection {
                     }
                     if !intChainBroken, let value = previousInt { key = String(value) }
                 }
-                if let key {
-                    if let first = firstCaseForKey[key] {
-                        collection.diagnostics.append(
-                            Diagnostic(
-                                node: element,
-                                message: TreeCodableDiagnostic.duplicateKey(name: name, key: key, firstName: first)))
-                        continue
-                    }
-                    firstCaseForKey[key] = name
+                guard let key else { continue }
+                if let first = firstCaseForKey[key] {
+                    collection.diagnostics.append(
+                        Diagnostic(
+                            node: element,
+                            message: TreeCodableDiagnostic.duplicateKey(
+                                name: name, key: key, firstName: first.name.text.trimmingBackticks),
+                            notes: [Self.firstUseNote(first)]))
+                } else {
+                    firstCaseForKey[key] = element
                 }
-                collection.keys.append(CodingKeyCase(name: name, spelling: spelling, node: Syntax(element)))
             }
         }
         return collection
+    }
+
+    private static func firstUseNote(_ first: EnumCaseElementSyntax) -> Note {
+        Note(node: Syntax(first), message: TreeCodableNote(message: "case '\(first.name.text)' is declared here"))
     }
 
     private static func rawType(of codingKeys: EnumDeclSyntax) -> RawType {

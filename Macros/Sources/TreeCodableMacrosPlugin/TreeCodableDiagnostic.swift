@@ -18,7 +18,9 @@ enum TreeCodableDiagnostic: DiagnosticMessage {
     case codingKeysNotEnum(kind: String)
     /// A `CodingKeys` case with associated values.
     case codingKeyWithAssociatedValues(name: String)
-    /// Two `CodingKeys` cases with the same spelling or the same raw value.
+    /// Two `CodingKeys` cases with the same name.
+    case duplicateCase(name: String)
+    /// Two `CodingKeys` cases with the same raw value.
     case duplicateKey(name: String, key: String, firstName: String)
     /// A `CodingKeys` case that names no stored property.
     case keyWithoutProperty(name: String)
@@ -49,6 +51,8 @@ enum TreeCodableDiagnostic: DiagnosticMessage {
                 + kind
         case .codingKeyWithAssociatedValues(let name):
             return "CodingKeys case '\(name)' has associated values; a coding key is a plain case"
+        case .duplicateCase(let name):
+            return "CodingKeys declares case '\(name)' twice"
         case .duplicateKey(let name, let key, let firstName):
             return "CodingKeys case '\(name)' has the key \(key), already used by case '\(firstName)'"
         case .keyWithoutProperty(let name):
@@ -76,6 +80,7 @@ enum TreeCodableDiagnostic: DiagnosticMessage {
         case .generatedMemberExists: id = "generatedMemberExists"
         case .codingKeysNotEnum: id = "codingKeysNotEnum"
         case .codingKeyWithAssociatedValues: id = "codingKeyWithAssociatedValues"
+        case .duplicateCase: id = "duplicateCase"
         case .duplicateKey: id = "duplicateKey"
         case .keyWithoutProperty: id = "keyWithoutProperty"
         case .propertyWithoutKey: id = "propertyWithoutKey"

@@ -1,5 +1,5 @@
 import MacroTesting
-import SwiftSyntaxMacros
+import SwiftSyntaxMacroExpansion
 import TreeCodableMacrosPlugin
 import XCTest
 
