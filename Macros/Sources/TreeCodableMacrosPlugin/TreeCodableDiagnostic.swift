@@ -8,6 +8,8 @@ import SwiftSyntax
 enum TreeCodableDiagnostic: DiagnosticMessage {
     /// The macro is attached to something that is neither a struct nor a final class.
     case unsupportedDeclaration(kind: String)
+    /// A `private` type nested in another: the extension, at file scope, could not see it.
+    case privateNestedType(name: String)
     /// A class that is not `final`: a subclass could add fields the generated code never writes.
     case nonFinalClass(name: String)
     /// The type writes `init(from:)` or `encode(to:)` itself: the generated code would not follow it.
@@ -38,6 +40,9 @@ enum TreeCodableDiagnostic: DiagnosticMessage {
         case .unsupportedDeclaration(let kind):
             return "@TreeCodable supports structs and final classes, not \(kind)"
                 + (kind == "an enum" ? "; enums are a later step" : "")
+        case .privateNestedType(let name):
+            return "@TreeCodable extends '\(name)' at file scope, where a private nested type is not visible; "
+                + "make it fileprivate"
         case .nonFinalClass(let name):
             return "@TreeCodable needs class '\(name)' to be final: a subclass could add fields "
                 + "that the generated coding would not write"
@@ -75,6 +80,7 @@ enum TreeCodableDiagnostic: DiagnosticMessage {
         let id: String
         switch self {
         case .unsupportedDeclaration: id = "unsupportedDeclaration"
+        case .privateNestedType: id = "privateNestedType"
         case .nonFinalClass: id = "nonFinalClass"
         case .handWrittenCoding: id = "handWrittenCoding"
         case .generatedMemberExists: id = "generatedMemberExists"

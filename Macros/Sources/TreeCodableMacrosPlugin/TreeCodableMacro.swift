@@ -19,6 +19,7 @@ public struct TreeCodableMacro: ExtensionMacro, MemberMacro {
     ) throws -> [ExtensionDeclSyntax] {
         let generation: CodeGeneration
         do {
+            try checkVisibility(declaration, extending: type)
             generation = try analyze(declaration, attribute: node)
         } catch {
             error.diagnostics.forEach(context.diagnose)
@@ -47,6 +48,26 @@ public struct TreeCodableMacro: ExtensionMacro, MemberMacro {
             return []
         }
         return [generation.initDecl]
+    }
+
+    /// The extension is written at file scope: a `private` type nested in another is not visible there.
+    private static func checkVisibility(
+        _ declaration: some DeclGroupSyntax, extending type: some TypeSyntaxProtocol
+    ) throws(Refusal) {
+        guard type.is(MemberTypeSyntax.self),
+            let modifier = declaration.modifiers.first(where: { $0.name.tokenKind == .keyword(.private) })
+        else {
+            return
+        }
+        let fixed = modifier.with(\.name, modifier.name.with(\.tokenKind, .keyword(.fileprivate)))
+        throw Refusal([
+            Diagnostic(
+                node: modifier,
+                message: TreeCodableDiagnostic.privateNestedType(name: type.trimmedDescription),
+                fixIt: FixIt(
+                    message: TreeCodableFixIt(message: "make it fileprivate"),
+                    changes: [.replace(oldNode: Syntax(modifier), newNode: Syntax(fixed))]))
+        ])
     }
 
     /// The code to generate, or every reason the type cannot have it.

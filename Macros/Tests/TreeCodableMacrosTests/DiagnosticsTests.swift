@@ -681,4 +681,62 @@ final class DiagnosticsTests: ExpansionTestCase {
             """
         }
     }
+
+    func testPrivateNestedType() {
+        assertMacro {
+            """
+            enum Outer {
+                @TreeCodable
+                private struct Inner: Codable {
+                    var value: Int
+                }
+            }
+            """
+        } diagnostics: {
+            """
+            enum Outer {
+                @TreeCodable
+                private struct Inner: Codable {
+                ┬──────
+                ╰─ 🛑 @TreeCodable extends 'Outer.Inner' at file scope, where a private nested type is not visible; make it fileprivate
+                   ✏️ make it fileprivate
+                    var value: Int
+                }
+            }
+            """
+        } fixes: {
+            """
+            enum Outer {
+                @TreeCodable
+                fileprivate struct Inner: Codable {
+                    var value: Int
+                }
+            }
+            """
+        } expansion: {
+            """
+            enum Outer {
+                fileprivate struct Inner: Codable {
+                    var value: Int
+                }
+            }
+
+            extension Outer.Inner: GeneratedBinaryCodable {
+                fileprivate static var binaryCodingKeys: [any CodingKey] {
+                    [
+                        CodingKeys.value,
+                    ]
+                }
+
+                fileprivate func encodeBinaryFields(to fields: inout BinarySerialization.BinaryFieldWriter) throws {
+                    try fields.encode(self.value, at: 0)
+                }
+
+                fileprivate init(binaryFields fields: inout BinarySerialization.BinaryFieldReader) throws {
+                    self.value = try fields.decode(Int.self, at: 0)
+                }
+            }
+            """
+        }
+    }
 }
