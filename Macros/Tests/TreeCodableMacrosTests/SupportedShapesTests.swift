@@ -844,4 +844,53 @@ final class SupportedShapesTests: ExpansionTestCase {
             """
         }
     }
+
+    /// The example of README.md, which shows this expansion.
+    func testReadmeExample() {
+        assertMacro {
+            """
+            @TreeCodable
+            struct Reading: Codable {
+                var sensor: String
+                var celsius: Double
+                var note: String?
+                @Packed var samples: [Int16]
+            }
+            """
+        } expansion: {
+            """
+            struct Reading: Codable {
+                var sensor: String
+                var celsius: Double
+                var note: String?
+                @Packed var samples: [Int16]
+            }
+
+            extension Reading: GeneratedBinaryCodable {
+                static var binaryCodingKeys: [any CodingKey] {
+                    [
+                        CodingKeys.sensor,
+                        CodingKeys.celsius,
+                        CodingKeys.note,
+                        CodingKeys.samples,
+                    ]
+                }
+
+                func encodeBinaryFields(to fields: inout BinarySerialization.BinaryFieldWriter) throws {
+                    try fields.encode(self.sensor, at: 0)
+                    try fields.encode(self.celsius, at: 1)
+                    try fields.encodeIfPresent(self.note, at: 2)
+                    try fields.encode(self._samples, at: 3)
+                }
+
+                init(binaryFields fields: inout BinarySerialization.BinaryFieldReader) throws {
+                    self.sensor = try fields.decode(String.self, at: 0)
+                    self.celsius = try fields.decode(Double.self, at: 1)
+                    self.note = try fields.decodeIfPresent(String.self, at: 2)
+                    self._samples = try fields.decode(Packed<[Int16]>.self, at: 3)
+                }
+            }
+            """
+        }
+    }
 }
