@@ -191,7 +191,8 @@ func compare<V: Codable & Equatable, M: SwiftProtobuf.Message & Equatable>(
             + "\(format(v3Decode)) | \(ratio(ourDecode, v3Decode)) |")
 }
 
-// `InteropBench --run PAYLOAD OPERATION K`: exactly K runs of one operation (P1i, P2 or P5; encode,
+// `InteropBench --run PAYLOAD OPERATION K`: exactly K runs of one operation (P1i, P2 or P5, or
+// P1ig, P2g, P5g with generated coding; encode,
 // decode, v3encode or v3decode), for instruction counts under callgrind.
 let arguments = CommandLine.arguments
 if arguments.count == 5, arguments[1] == "--run", let count = Int(arguments[4]) {
@@ -208,10 +209,15 @@ if arguments.count == 5, arguments[1] == "--run", let count = Int(arguments[4]) 
             }
         }
     }
+    let message = Message(sender: "Alice Wonderland", isRead: false, unreadCount: 42)
     switch arguments[2] {
-    case "P1i": try run(Message(sender: "Alice Wonderland", isRead: false, unreadCount: 42))
+    case "P1i": try run(message)
     case "P2": try run(Records(records: records(count: 1_000)))
     case "P5": try run(chain(depth: 50))
+    // The same payloads with generated coding.
+    case "P1ig": try run(GMessage(message))
+    case "P2g": try run(GRecords(Records(records: records(count: 1_000))))
+    case "P5g": try run(GNode(chain(depth: 50)))
     default: fatalError("unknown payload \(arguments[2])")
     }
     exit(0)

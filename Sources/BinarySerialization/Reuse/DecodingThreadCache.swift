@@ -19,10 +19,15 @@ final class DecodingThreadCache: ThreadEndObserver {
         let protobufSpecial: Bool
         /// A collection of numbers (``ProtobufFormat/hasNumberElements(_:)``).
         let protobufNumbers: Bool
+        /// Looked up for types that are not decoded directly. (A metatype: an entry holds no
+        /// reference, so reading one costs no retain.)
+        let generated: (any GeneratedBinaryCodable.Type)?
     }
 
     // One thread, and no access stays open across a call out.
     @exclusivity(unchecked) private var entries = TypeFactCache<Entry>()
+    /// The keys of the types with generated code this thread decoded.
+    @exclusivity(unchecked) var generatedKeys = TypeFactCache<GeneratedKeys>()
 
     private static let perThread = ThreadLocal<DecodingThreadCache>()
 
@@ -92,7 +97,8 @@ final class DecodingThreadCache: ThreadEndObserver {
             array: direct == nil ? T.self as? any DecodableArray.Type : nil,
             elementHint: direct == nil ? (T.self as? any ElementHinted.Type)?.elementHint : nil,
             protobufSpecial: ProtobufFormat.facts(T.self, direct: direct) != .plain,
-            protobufNumbers: direct == nil && ProtobufFormat.hasNumberElements(T.self))
+            protobufNumbers: direct == nil && ProtobufFormat.hasNumberElements(T.self),
+            generated: direct == nil ? T.self as? any GeneratedBinaryCodable.Type : nil)
         if RetentionLimits.reuses { entries.remember(entry, for: entry.type) }
         return entry
     }

@@ -99,11 +99,11 @@ final class KeyedStatePool {
         slotCount += 1
     }
 
-    /// A container of `Key` opened on `node`, at `step` below `parent`: on the state at this
-    /// depth if no container holds it, with the box of its last container if that was of `Key`.
-    func container<Key: CodingKey>(
-        _ type: Key.Type, _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
-    ) throws -> KeyedDecodingContainer<Key> {
+    /// The free slot, its state opened on `node` and taken.
+    @inline(__always)
+    private func openSlot(
+        _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> UnsafeMutablePointer<Slot> {
         let slot = freeSlot(impl)
         // The slot's references are read without counting: the slot holds them, and nothing
         // changes it before this returns.
@@ -111,6 +111,23 @@ final class KeyedStatePool {
             try $0.open(&node, impl: impl, parent: parent, step: step)
         }
         inUse += 1
+        return slot
+    }
+
+    /// A state opened on `node` for a reader that needs no box (generated code), taken as
+    /// ``container(_:_:impl:parent:step:)`` takes it.
+    func openState(_ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?)
+        throws -> KeyedContainerState
+    {
+        try openSlot(&node, impl: impl, parent: parent, step: step).pointee.state
+    }
+
+    /// A container of `Key` opened on `node`, at `step` below `parent`: on the state at this
+    /// depth if no container holds it, with the box of its last container if that was of `Key`.
+    func container<Key: CodingKey>(
+        _ type: Key.Type, _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> KeyedDecodingContainer<Key> {
+        let slot = try openSlot(&node, impl: impl, parent: parent, step: step)
         if slot.pointee.key == ObjectIdentifier(Key.self), let box = slot.pointee.box,
             let rebuilder = slot.pointee.rebuilder
         {

@@ -190,7 +190,7 @@ final class TreeDecoderImpl: Decoder {
         if let array = facts.array {
             return try decodeElements(array, as: T.self, from: &node, parent: parent, step: step)
         }
-        return try decodeWithInit(T.self, from: &node, parent: parent, step: step)
+        return try decodeWithInit(T.self, from: &node, parent: parent, step: step, generated: facts.generated)
     }
 
     /// For protobuf: whether `T` is a map it reads as entries; throws for a oneof read anywhere
@@ -276,8 +276,10 @@ final class TreeDecoderImpl: Decoder {
                 .limitExceeded, "maximum depth \(options.maximumDepth) exceeded", offset: offset))
     }
 
+    /// Decodes one value through `init(from:)`, or through its `generated` code when it has some.
     func decodeWithInit<T: Decodable>(
-        _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?
+        _ type: T.Type, from node: inout DecodingNode, parent: CodingPathNode, step: PathStep?,
+        generated: (any GeneratedBinaryCodable.Type)? = nil
     ) throws -> T {
         try checkDepth(parent: parent, step: step, node: node)
         // The value's node, path and step are swapped in, and the saved ones back out, rather
@@ -305,9 +307,26 @@ final class TreeDecoderImpl: Decoder {
             session.popKeyedStates(to: savedKeyedStates)
             depth -= 1
         }
+        if let generated { return try decodeGenerated(generated, as: T.self) }
         let value = try T(from: self)
         if !opened { try finishUnopened(T.self) }
         return value
+    }
+
+    /// A value of a type with generated code, read by ``GeneratedBinaryCodable/init(binaryFields:)``
+    /// from the keyed container its `init(from:)` would ask for. Out of line: the reader would take
+    /// room in ``decodeWithInit(_:from:parent:step:)``'s frame (one per level of a nested value).
+    @inline(never)
+    private func decodeGenerated<G: GeneratedBinaryCodable, T>(_ type: G.Type, as: T.Type) throws -> T {
+        try checkOpen()
+        opened = true
+        let state: KeyedContainerState
+        do { state = try session.keyedState(&node, impl: self, parent: pathParent, step: pathStep) } catch {
+            throw decodingError(error, T.self, pathNode.path)
+        }
+        let keys = typeFacts.generatedKeys.keys(of: G.self)
+        var fields = BinaryFieldReader(container: TreeKeyedDecodingContainer(state: state), keys: keys)
+        return try sameType(G(binaryFields: &fields), as: T.self, parent: pathParent, step: pathStep)
     }
 
     /// The element type `T`'s unkeyed containers hold, when known in advance (SIMD vectors).
@@ -415,11 +434,26 @@ final class DecodingSession {
         _ type: Key.Type, _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> KeyedDecodingContainer<Key> {
         if !hasEnded { return try keyedStates.container(Key.self, &node, impl: impl, parent: parent, step: step) }
-        // The run has ended (a tree's container kept past it opens another): a state of its own,
-        // in no pool.
+        let state = try unpooledState(&node, impl: impl, parent: parent, step: step)
+        return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: state))
+    }
+
+    /// A keyed container's state opened on `node`, for a reader with no box (generated code).
+    func keyedState(_ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?)
+        throws -> KeyedContainerState
+    {
+        if !hasEnded { return try keyedStates.openState(&node, impl: impl, parent: parent, step: step) }
+        return try unpooledState(&node, impl: impl, parent: parent, step: step)
+    }
+
+    /// The run has ended (a tree's container kept past it opens another): a state of its own, in
+    /// no pool.
+    private func unpooledState(
+        _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+    ) throws -> KeyedContainerState {
         let state = KeyedContainerState(impl: impl)
         try state.open(&node, impl: impl, parent: parent, step: step)
-        return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: state))
+        return state
     }
 
     /// Ends the run's use of its keyed container states, which are emptied for the session's next

@@ -68,7 +68,7 @@ extension Set: DirectStreamEncodable where Element: FusedArrayElement {
     }
 }
 
-/// The markers of a type's facts in the engine's cache of direct types (`learnDirectType`):
+/// The markers of a type's facts in the engine's cache of stream facts (`streamFactOfType`):
 /// their `stream` is never called.
 enum OneOfFact: DirectStreamEncodable {
     func stream(into engine: StreamingEncoder, step: PathStep?, in parent: Int) throws {}

@@ -23,9 +23,10 @@ final class StreamingEncoder {
     /// The keys written so far in open keyed containers (each frame owns a suffix).
     @exclusivity(unchecked) var keys: [BinaryKey] = []
     @exclusivity(unchecked) var nextID = 1
-    /// The answers of the `DirectTreeEncodable` conformance check, kept from run to run (an
-    /// engine serves one thread).
-    @exclusivity(unchecked) private var directTypes = TypeFactCache<(any DirectStreamEncodable.Type)?>()
+    /// How each type is sent (``StreamFact``), kept from run to run (an engine serves one thread).
+    @exclusivity(unchecked) private var streamFacts = TypeFactCache<StreamFact>()
+    /// The keys of the types with generated code this engine encoded.
+    @exclusivity(unchecked) private var generatedKeys = TypeFactCache<GeneratedKeys>()
     /// The box of the last keyed container handed out for each frame index, to be handed out
     /// again (see ``ContainerBoxes``). The boxes refer to the engine: its owner calls
     /// ``releaseContainerBoxes()`` when done with it.
@@ -296,25 +297,39 @@ final class StreamingEncoder {
 
     // MARK: Values
 
+    /// How a type's values are sent: directly, through generated code, or by `encode(to:)`.
+    /// (Metatypes only: reading a fact costs no retain.)
+    enum StreamFact {
+        case direct(any DirectStreamEncodable.Type)
+        case generated(any GeneratedBinaryCodable.Type)
+        case encodable
+    }
+
     /// Sends `value`'s nodes; frame `parent` is the innermost open frame.
     @inline(__always)
     func encodeValue<T: Encodable>(_ value: T, step: PathStep?, in parent: Int) throws {
-        if let direct = directType(T.self) {
-            return try streamDirect(direct, value, step: step, in: parent)
+        switch streamFact(T.self) {
+        case .direct(let direct): try streamDirect(direct, value, step: step, in: parent)
+        case .generated(let generated):
+            try encodeGenerated(generated, value, step: step, in: parent)
+        case .encodable: try encodeWithChild(value, step: step, in: parent)
         }
-        try encodeWithChild(value, step: step, in: parent)
     }
 
-    /// `T` as a `DirectStreamEncodable` type, or `nil`.
     @inline(__always)
-    private func directType<T>(_ type: T.Type) -> (any DirectStreamEncodable.Type)? {
-        let id = ObjectIdentifier(T.self)
-        if let known = directTypes.fact(for: id) { return known }
-        return learnDirectType(T.self)
+    private func streamFact<T>(_ type: T.Type) -> StreamFact {
+        if let known = streamFacts.fact(for: ObjectIdentifier(T.self)) { return known }
+        return learnStreamFact(T.self)
     }
 
     @inline(never)
-    private func learnDirectType<T>(_ type: T.Type) -> (any DirectStreamEncodable.Type)? {
+    private func learnStreamFact<T>(_ type: T.Type) -> StreamFact {
+        let fact = streamFactOfType(T.self)
+        if RetentionLimits.reuses { streamFacts.remember(fact, for: ObjectIdentifier(T.self)) }
+        return fact
+    }
+
+    private func streamFactOfType<T>(_ type: T.Type) -> StreamFact {
         var direct = T.self as? any DirectStreamEncodable.Type
         if direct == nil, needsTypeFacts {
             // What a sink that needs type facts must hear of before `encode(to:)` runs.
@@ -326,15 +341,16 @@ final class StreamingEncoder {
                 direct = MapEntryFact.self
             }
         }
-        if RetentionLimits.reuses { directTypes.remember(direct, for: ObjectIdentifier(T.self)) }
-        return direct
+        if let direct { return .direct(direct) }
+        if let generated = T.self as? any GeneratedBinaryCodable.Type { return .generated(generated) }
+        return .encodable
     }
 
     private func streamDirect<D: DirectStreamEncodable, T: Encodable>(
         _ type: D.Type, _ value: T, step: PathStep?, in parent: Int
     ) throws {
         guard T.self == D.self else {
-            // The facts of a type that is not itself direct (see `learnDirectType`).
+            // The facts of a type that is not itself direct (see `streamFactOfType`).
             if D.self == OneOfFact.self {
                 sink.note(.oneOf)
                 return try encodeWithChild(value, step: step, in: parent)
@@ -348,6 +364,24 @@ final class StreamingEncoder {
             return try encodeValue(unordered.orderedForm, step: step, in: parent)
         }
         try reinterpret(value, as: D.self).stream(into: self, step: step, in: parent)
+    }
+
+    /// Sends a value of a type with generated code: the keyed container its `encode(to:)` would
+    /// ask for, written by ``GeneratedBinaryCodable/encodeBinaryFields(to:)``.
+    private func encodeGenerated<G: GeneratedBinaryCodable, T: Encodable>(
+        _ type: G.Type, _ value: T, step: PathStep?, in parent: Int
+    ) throws {
+        guard T.self == G.self else { throw giveUp() }
+        let depth = frames[parent].depth
+        guard admitsLevel(inside: depth, maximumDepth: maximumDepth) else { throw giveUp() }
+        let id = push(.keyed, step: step, in: parent, depth: depth &+ 1)
+        sink.begin(.keyed)
+        var fields = BinaryFieldWriter(
+            container: StreamingKeyedContainer(engine: self, frame: FrameID(id)), keys: generatedKeys.keys(of: G.self))
+        try reinterpret(value, as: G.self).encodeBinaryFields(to: &fields)
+        guard activate(id) != nil else { throw giveUp() }
+        closeTop()
+        if gaveUp { throw GaveUp() }
     }
 
     func encodeWithChild<T: Encodable>(_ value: T, step: PathStep?, in parent: Int) throws {

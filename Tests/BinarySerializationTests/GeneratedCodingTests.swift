@@ -1,0 +1,251 @@
+import BinarySerialization
+import Foundation
+import Testing
+
+// The engine's side of generated coding (`GeneratedBinaryCodable`): conformances written here as
+// the `@TreeCodable` macro writes them (Macros/ tests the macro itself), each beside a twin type
+// that has only its synthesized `Codable`. The bytes of both must be equal in every format, and
+// each must read the other's bytes to equal values.
+
+private struct GPoint: Codable, Equatable, GeneratedBinaryCodable {
+    var x: Int32
+    var y: Int32
+    enum CodingKeys: Int, CodingKey { case x = 1, y }
+
+    static var binaryCodingKeys: [any CodingKey] { [CodingKeys.x, CodingKeys.y] }
+    func encodeBinaryFields(to fields: inout BinaryFieldWriter) throws {
+        try fields.encode(x, at: 0)
+        try fields.encode(y, at: 1)
+    }
+    init(binaryFields fields: inout BinaryFieldReader) throws {
+        x = try fields.decode(Int32.self, at: 0)
+        y = try fields.decode(Int32.self, at: 1)
+    }
+    init(x: Int32, y: Int32) {
+        self.x = x
+        self.y = y
+    }
+}
+
+private struct CPoint: Codable, Equatable {
+    var x: Int32
+    var y: Int32
+    enum CodingKeys: Int, CodingKey { case x = 1, y }
+}
+
+/// Every kind of member: primitives, an optional primitive, an array, a nested generated type,
+/// an optional nested type, a `Codable`-only member and a dictionary.
+private struct GRecord: Codable, Equatable, GeneratedBinaryCodable {
+    var id: Int
+    var name: String
+    var note: String?
+    var tags: [Int]
+    var position: GPoint
+    var last: GPoint?
+    var plain: CPoint
+    var scores: [String: Double]
+    enum CodingKeys: Int, CodingKey { case id = 1, name, note, tags, position, last, plain, scores }
+
+    static var binaryCodingKeys: [any CodingKey] {
+        [
+            CodingKeys.id, CodingKeys.name, CodingKeys.note, CodingKeys.tags, CodingKeys.position, CodingKeys.last,
+            CodingKeys.plain, CodingKeys.scores,
+        ]
+    }
+    func encodeBinaryFields(to fields: inout BinaryFieldWriter) throws {
+        try fields.encode(id, at: 0)
+        try fields.encode(name, at: 1)
+        try fields.encodeIfPresent(note, at: 2)
+        try fields.encode(tags, at: 3)
+        try fields.encode(position, at: 4)
+        try fields.encodeIfPresent(last, at: 5)
+        try fields.encode(plain, at: 6)
+        try fields.encode(scores, at: 7)
+    }
+    init(binaryFields fields: inout BinaryFieldReader) throws {
+        id = try fields.decode(Int.self, at: 0)
+        name = try fields.decode(String.self, at: 1)
+        note = try fields.decodeIfPresent(String.self, at: 2)
+        tags = try fields.decode([Int].self, at: 3)
+        position = try fields.decode(GPoint.self, at: 4)
+        last = try fields.decodeIfPresent(GPoint.self, at: 5)
+        plain = try fields.decode(CPoint.self, at: 6)
+        scores = try fields.decode([String: Double].self, at: 7)
+    }
+    init(
+        id: Int, name: String, note: String?, tags: [Int], position: GPoint, last: GPoint?, plain: CPoint,
+        scores: [String: Double]
+    ) {
+        (self.id, self.name, self.note, self.tags) = (id, name, note, tags)
+        (self.position, self.last, self.plain, self.scores) = (position, last, plain, scores)
+    }
+}
+
+private struct CRecord: Codable, Equatable {
+    var id: Int
+    var name: String
+    var note: String?
+    var tags: [Int]
+    var position: CPoint
+    var last: CPoint?
+    var plain: CPoint
+    var scores: [String: Double]
+    enum CodingKeys: Int, CodingKey { case id = 1, name, note, tags, position, last, plain, scores }
+}
+
+extension GRecord {
+    var twin: CRecord {
+        CRecord(
+            id: id, name: name, note: note, tags: tags, position: CPoint(x: position.x, y: position.y),
+            last: last.map { CPoint(x: $0.x, y: $0.y) }, plain: plain, scores: scores)
+    }
+}
+
+/// String keys (synthesized, no `CodingKeys`), a generic member type and a final class.
+private final class GBox<T: Codable & Equatable>: Codable, Equatable, GeneratedBinaryCodable {
+    let label: String
+    var items: [T]
+    var extra: T?
+
+    init(label: String, items: [T], extra: T?) {
+        (self.label, self.items, self.extra) = (label, items, extra)
+    }
+    static func == (a: GBox, b: GBox) -> Bool { a.label == b.label && a.items == b.items && a.extra == b.extra }
+
+    private enum CodingKeys: CodingKey { case label, items, extra }
+    static var binaryCodingKeys: [any CodingKey] { [CodingKeys.label, CodingKeys.items, CodingKeys.extra] }
+    func encodeBinaryFields(to fields: inout BinaryFieldWriter) throws {
+        try fields.encode(label, at: 0)
+        try fields.encode(items, at: 1)
+        try fields.encodeIfPresent(extra, at: 2)
+    }
+    init(binaryFields fields: inout BinaryFieldReader) throws {
+        label = try fields.decode(String.self, at: 0)
+        items = try fields.decode([T].self, at: 1)
+        extra = try fields.decodeIfPresent(T.self, at: 2)
+    }
+}
+
+private struct CBox<T: Codable & Equatable>: Codable, Equatable {
+    let label: String
+    var items: [T]
+    var extra: T?
+}
+
+/// Generated code that names a field its keys lack (a hand-written conformance gone wrong).
+private struct GWrongField: Codable, Equatable, GeneratedBinaryCodable {
+    var a: Int
+    static var binaryCodingKeys: [any CodingKey] { [CodingKeys.a] }
+    func encodeBinaryFields(to fields: inout BinaryFieldWriter) throws { try fields.encode(a, at: 1) }
+    init(binaryFields fields: inout BinaryFieldReader) throws { a = try fields.decode(Int.self, at: 1) }
+    init(a: Int) { self.a = a }
+}
+
+private enum Coder: CaseIterable {
+    case v3, v2, v2NilSets, protobuf
+
+    func encode<T: Encodable>(_ value: T) throws -> Data {
+        switch self {
+        case .v3: return try BinaryEncoder().encode(value)
+        case .v2: return try BinaryEncoder(format: .v2).encode(value)
+        case .v2NilSets:
+            var encoder = BinaryEncoder(format: .v2)
+            encoder.prependNilIndexSetForUnkeyedContainers = true
+            return try encoder.encode(value)
+        case .protobuf: return try ProtobufEncoder().encode(value)
+        }
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        switch self {
+        case .v3: return try BinaryDecoder().decode(type, from: data)
+        case .v2: return try BinaryDecoder(format: .v2).decode(type, from: data)
+        case .v2NilSets:
+            var decoder = BinaryDecoder(format: .v2)
+            decoder.prependNilIndexSetForUnkeyedContainers = true
+            return try decoder.decode(type, from: data)
+        case .protobuf: return try ProtobufDecoder().decode(type, from: data)
+        }
+    }
+}
+
+@Suite struct GeneratedCodingTests {
+    private static func records(seed: UInt64, count: Int) -> [GRecord] {
+        var rng = SplitMix64(seed: seed)
+        return (0..<count).map { i in
+            GRecord(
+                id: Int.random(in: -1_000_000...1_000_000, using: &rng), name: "record \(i)",
+                note: Bool.random(using: &rng) ? nil : String(repeating: "n", count: i % 7),
+                tags: (0..<(i % 4)).map { _ in Int.random(in: 0...5_000, using: &rng) },
+                position: GPoint(x: Int32.random(in: -99...99, using: &rng), y: Int32(i)),
+                last: i % 3 == 0 ? nil : GPoint(x: 1, y: -1), plain: CPoint(x: Int32(i), y: 0),
+                scores: i % 2 == 0 ? [:] : ["a": 1.5, "b\(i)": -2])
+        }
+    }
+
+    @Test(arguments: Coder.allCases)
+    private func sameBytesAndValuesAsTheCodablePath(_ coder: Coder) throws {
+        for record in Self.records(seed: 44, count: 200) {
+            let generated = try coder.encode(record)
+            let codable = try coder.encode(record.twin)
+            #expect(generated == codable, "\(coder) \(record.id)")
+            #expect(try coder.decode(GRecord.self, from: codable) == record)
+            #expect(try coder.decode(CRecord.self, from: generated) == record.twin)
+        }
+        // Protobuf's top level is a message: the list goes in one.
+        let list = PB1(Self.records(seed: 45, count: 30))
+        #expect(try coder.encode(list) == coder.encode(PB1(list.value.map(\.twin))))
+        #expect(try coder.decode(PB1<[GRecord]>.self, from: coder.encode(list)) == list)
+    }
+
+    @Test private func stringKeysGenericsAndAFinalClass() throws {
+        let box = GBox(label: "l", items: [GPoint(x: 1, y: 2), GPoint(x: -3, y: 4)], extra: nil)
+        let twin = CBox(label: "l", items: [CPoint(x: 1, y: 2), CPoint(x: -3, y: 4)], extra: nil)
+        for coder in [Coder.v3, .v2, .v2NilSets] {
+            let data = try coder.encode(box)
+            #expect(data == (try coder.encode(twin)), "\(coder)")
+            #expect(try coder.decode(GBox<GPoint>.self, from: data) == box)
+        }
+        let withExtra = GBox(label: "", items: [1, 2, 3], extra: 9)
+        #expect(
+            try BinaryEncoder().encode(withExtra)
+                == BinaryEncoder().encode(CBox(label: "", items: [1, 2, 3], extra: 9)))
+    }
+
+    @Test private func sortedKeysAndTreesTakeTheCodablePath() throws {
+        let record = Self.records(seed: 46, count: 1)[0]
+        var encoder = BinaryEncoder()
+        encoder.sortKeysDuringEncoding = true
+        #expect(try encoder.encode(record) == encoder.encode(record.twin))
+        #expect(try BinaryEncoder().encodeTree(record) == BinaryEncoder().encodeTree(record.twin))
+        let tree = try BinaryDecoder().decodeTree(GRecord.self, from: BinaryEncoder().encode(record))
+        #expect(try BinaryDecoder().decode(GRecord.self, fromTree: tree) == record)
+    }
+
+    @Test private func errorsNameTheSameCaseAndPath() throws {
+        let record = Self.records(seed: 47, count: 1)[0]
+        let data = try BinaryEncoder().encode(record)
+        for cut in [1, data.count / 2, data.count - 1] {
+            let prefix = data.prefix(cut)
+            let generated = #expect(throws: DecodingError.self) {
+                try BinaryDecoder().decode(GRecord.self, from: prefix)
+            }
+            let codable = #expect(throws: DecodingError.self) { try BinaryDecoder().decode(CRecord.self, from: prefix) }
+            #expect(generated.map(String.init(describing:)) == codable.map(String.init(describing:)), "cut at \(cut)")
+        }
+    }
+
+    /// Encoding falls back to the tree path, which runs `encode(to:)`: the bytes stay right.
+    @Test private func aFieldTheKeysLackIsAnError() throws {
+        struct Twin: Codable { var a: Int }
+        let bytes = try BinaryEncoder().encode(GWrongField(a: 1))
+        #expect(bytes == (try BinaryEncoder().encode(Twin(a: 1))))
+        let decoding = #expect(throws: DecodingError.self) { try BinaryDecoder().decode(GWrongField.self, from: bytes) }
+        #expect(
+            decoding.map { "\($0)" }
+                == """
+                DecodingError.dataCorrupted: Data was corrupted. \
+                Debug description: generated code read field 1, which the type's keys lack
+                """)
+    }
+}
