@@ -8,7 +8,7 @@ let package = Package(
     name: "TreeCodableMacros",
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .macCatalyst(.v13)],
     products: [
-        .library(name: "TreeCodableMacros", targets: ["TreeCodableMacros"]),
+        .library(name: "TreeCodableMacros", targets: ["TreeCodableMacros"])
     ],
     dependencies: [
         .package(name: "TreeCodable", path: ".."),

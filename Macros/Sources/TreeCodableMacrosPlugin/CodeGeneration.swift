@@ -43,7 +43,8 @@ struct CodeGeneration {
                 )
             } else if let type = property.codedType {
                 lines.append(
-                    "self.\(property.storageSpelling) = try fields.decode(\(type.metatypeExpression), at: \(field.index))")
+                    "self.\(property.storageSpelling) = try fields.decode(\(type.metatypeExpression), at: \(field.index))"
+                )
             }
         }
         return DeclSyntax(

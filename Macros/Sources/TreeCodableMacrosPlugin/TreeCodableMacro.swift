@@ -32,8 +32,11 @@ public struct TreeCodableMacro: ExtensionMacro, MemberMacro {
         // The compiler names only the protocols the type does not conform to yet.
         let conformance = protocols.isEmpty ? "" : ": " + protocols.map(\.trimmedDescription).joined(separator: ", ")
         let body = members.map(\.description).joined(separator: "\n\n")
-        let extensionDecl = DeclSyntax("extension \(raw: type.trimmedDescription)\(raw: conformance) {\n\(raw: body)\n}")
-        guard let result = extensionDecl.as(ExtensionDeclSyntax.self) else { return [] }
+        let extensionDecl = DeclSyntax(
+            "extension \(raw: type.trimmedDescription)\(raw: conformance) {\n\(raw: body)\n}")
+        guard let result = extensionDecl.as(ExtensionDeclSyntax.self) else {
+            throw GenerationFailure(text: extensionDecl.description)
+        }
         return [result]
     }
 
@@ -78,5 +81,15 @@ public struct TreeCodableMacro: ExtensionMacro, MemberMacro {
         let plan = CodingPlan.make(from: MemberAnalysis.read(declaration, attribute: attribute))
         guard plan.diagnostics.isEmpty else { throw Refusal(plan.diagnostics) }
         return CodeGeneration(plan: plan, shape: shape)
+    }
+}
+
+/// Generated text that did not parse as an extension: a bug of the macro, reported as an error of the
+/// expansion (the compiler shows the description) rather than a crash.
+struct GenerationFailure: Error, CustomStringConvertible {
+    let text: String
+
+    var description: String {
+        "@TreeCodable generated code that does not parse; please report it with this text:\n\(text)"
     }
 }
