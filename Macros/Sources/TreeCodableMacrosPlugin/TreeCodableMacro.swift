@@ -33,7 +33,8 @@ public struct TreeCodableMacro: ExtensionMacro, MemberMacro {
         let conformance = protocols.isEmpty ? "" : ": " + protocols.map(\.trimmedDescription).joined(separator: ", ")
         let body = members.map(\.description).joined(separator: "\n\n")
         let extensionDecl = DeclSyntax(
-            "extension \(raw: type.trimmedDescription)\(raw: conformance) {\n\(raw: body)\n}")
+            "extension \(raw: type.trimmedDescription)\(raw: conformance)\(raw: generation.shape.whereClause) {\n\(raw: body)\n}"
+        )
         guard let result = extensionDecl.as(ExtensionDeclSyntax.self) else {
             throw GenerationFailure(text: extensionDecl.description)
         }

@@ -15,6 +15,9 @@ struct TypeShape {
     /// The modifier written before each generated member: `public `, `package `, `fileprivate ` or
     /// nothing (internal, and private, whose members default to the type's own access).
     let accessPrefix: String
+    /// ` where T: Codable, U: Codable` for a generic type that does not declare `Codable` itself
+    /// (its conformance is then in an extension, most often `where T: Codable`); empty otherwise.
+    let whereClause: String
 
     /// Reads the declaration's kind and access level, or says why the macro cannot be attached to it.
     static func read(_ declaration: some DeclGroupSyntax, attribute: AttributeSyntax) throws(Refusal) -> TypeShape {
@@ -33,7 +36,9 @@ struct TypeShape {
                     message: TreeCodableDiagnostic.unsupportedDeclaration(kind: describe(declaration)))
             ])
         }
-        return TypeShape(kind: kind, accessPrefix: accessPrefix(of: declaration.modifiers))
+        return TypeShape(
+            kind: kind, accessPrefix: accessPrefix(of: declaration.modifiers),
+            whereClause: whereClause(of: declaration))
     }
 
     private static func nonFinalDiagnostic(_ classDecl: ClassDeclSyntax) -> Diagnostic {
@@ -66,6 +71,27 @@ struct TypeShape {
         if declaration.is(ProtocolDeclSyntax.self) { return "a protocol" }
         if declaration.is(ExtensionDeclSyntax.self) { return "an extension" }
         return "this declaration"
+    }
+
+    private static func whereClause(of declaration: some DeclGroupSyntax) -> String {
+        let parameters: GenericParameterListSyntax
+        if let structDecl = declaration.as(StructDeclSyntax.self), let clause = structDecl.genericParameterClause {
+            parameters = clause.parameters
+        } else if let classDecl = declaration.as(ClassDeclSyntax.self), let clause = classDecl.genericParameterClause {
+            parameters = clause.parameters
+        } else {
+            return ""
+        }
+        let inherited = declaration.inheritanceClause?.inheritedTypes.map(\.type.trimmedDescription) ?? []
+        let codingProtocols: Set<String> = [
+            "Codable", "Swift.Codable", "Decodable", "Swift.Decodable", "Encodable", "Swift.Encodable",
+        ]
+        if inherited.contains(where: codingProtocols.contains) { return "" }
+        // Type parameters only: a value parameter (`let n: Int`) has no conformance, and a pack
+        // (`each T`) would need `repeat`; the user writes such a conformance's clause.
+        let names = parameters.filter { $0.specifier == nil }.map(\.name.text)
+        guard !names.isEmpty, names.count == parameters.count else { return "" }
+        return " where " + names.map { "\($0): Codable" }.joined(separator: ", ")
     }
 
     private static func accessPrefix(of modifiers: DeclModifierListSyntax) -> String {

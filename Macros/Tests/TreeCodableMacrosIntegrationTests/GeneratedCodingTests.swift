@@ -96,6 +96,23 @@ struct PlainBox<T: Codable & Equatable>: Codable, Equatable {
     var maybe: T?
 }
 
+// Codable only where its parameter is: the generated conformance takes the same condition.
+@TreeCodable
+struct GeneratedPair<T> {
+    var left: T
+    var right: [T]
+}
+
+extension GeneratedPair: Codable where T: Codable {}
+extension GeneratedPair: Equatable where T: Equatable {}
+
+struct PlainPair<T> {
+    var left: T
+    var right: [T]
+}
+
+extension PlainPair: Codable where T: Codable {}
+
 enum Outer {
     @TreeCodable
     struct GeneratedInner: Codable, Equatable {
@@ -184,6 +201,11 @@ final class GeneratedCodingTests: XCTestCase {
         XCTAssertEqual(try assertSameBytes(generated, PlainBox(first: "a", rest: ["b"], maybe: nil)), generated)
         let numbers = GeneratedBox(first: 1.0, rest: [], maybe: 2.0)
         XCTAssertEqual(try assertSameBytes(numbers, PlainBox(first: 1.0, rest: [], maybe: 2.0)), numbers)
+    }
+
+    func testConditionallyCodableGeneric() throws {
+        let generated = GeneratedPair(left: UInt16(3), right: [4, 5])
+        XCTAssertEqual(try assertSameBytes(generated, PlainPair(left: UInt16(3), right: [4, 5])), generated)
     }
 
     func testNestedTypes() throws {

@@ -527,6 +527,46 @@ final class SupportedShapesTests: ExpansionTestCase {
         }
     }
 
+    /// `Codable` declared elsewhere, as `extension Box: Codable where T: Codable`: the generated
+    /// conformance takes the same condition.
+    func testGenericStructWithConditionalCodable() {
+        assertMacro {
+            """
+            @TreeCodable
+            struct Box<T, U> {
+                var first: T
+                var second: U
+            }
+            """
+        } expansion: {
+            """
+            struct Box<T, U> {
+                var first: T
+                var second: U
+            }
+
+            extension Box: GeneratedBinaryCodable where T: Codable, U: Codable {
+                static var binaryCodingKeys: [any CodingKey] {
+                    [
+                        CodingKeys.first,
+                        CodingKeys.second,
+                    ]
+                }
+
+                func encodeBinaryFields(to fields: inout BinarySerialization.BinaryFieldWriter) throws {
+                    try fields.encode(self.first, at: 0)
+                    try fields.encode(self.second, at: 1)
+                }
+
+                init(binaryFields fields: inout BinarySerialization.BinaryFieldReader) throws {
+                    self.first = try fields.decode(T.self, at: 0)
+                    self.second = try fields.decode(U.self, at: 1)
+                }
+            }
+            """
+        }
+    }
+
     func testNestedType() {
         assertMacro {
             """
