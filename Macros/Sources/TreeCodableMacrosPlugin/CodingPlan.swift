@@ -51,11 +51,32 @@ struct CodingPlan {
             }
         }
         for field in plan.fields where !field.isTyped {
-            plan.diagnostics.append(
-                Diagnostic(
-                    node: field.property.node, message: TreeCodableDiagnostic.missingType(name: field.property.name)))
+            plan.diagnostics.append(missingTypeDiagnostic(field.property))
         }
         return plan
+    }
+}
+
+extension CodingPlan {
+    /// No type annotation; a literal initial value tells the type, which a fix-it writes.
+    fileprivate static func missingTypeDiagnostic(_ property: StoredProperty) -> Diagnostic {
+        let message = TreeCodableDiagnostic.missingType(name: property.name)
+        guard let type = property.literalType else {
+            return Diagnostic(node: property.node, message: message)
+        }
+        let pattern = property.binding.pattern
+        let annotation = TypeAnnotationSyntax(
+            colon: .colonToken(trailingTrivia: .space),
+            type: TypeSyntax(IdentifierTypeSyntax(name: .identifier(type, trailingTrivia: pattern.trailingTrivia))))
+        let fixed = property.binding
+            .with(\.pattern, pattern.with(\.trailingTrivia, []))
+            .with(\.typeAnnotation, annotation)
+        return Diagnostic(
+            node: property.node,
+            message: message,
+            fixIt: FixIt(
+                message: TreeCodableFixIt(message: "write ': \(type)'"),
+                changes: [.replace(oldNode: Syntax(property.binding), newNode: Syntax(fixed))]))
     }
 }
 

@@ -125,6 +125,7 @@ struct MemberAnalysis {
                     name: spelling.trimmingBackticks,
                     spelling: spelling,
                     node: Syntax(identifier),
+                    binding: binding,
                     declaredType: Self.declaredType(of: index, in: bindings),
                     wrappers: wrappers,
                     isLet: isLet,

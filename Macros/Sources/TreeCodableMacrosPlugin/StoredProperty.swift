@@ -9,6 +9,8 @@ struct StoredProperty {
     let spelling: String
     /// Where a diagnostic about this property points.
     let node: Syntax
+    /// The binding that declares it (`x: Int = 0` in `var x: Int = 0`), for fix-its.
+    let binding: PatternBindingSyntax
     /// The declared type, shared among `var a, b: Int`; nil when only an initializer gives it.
     let declaredType: TypeSyntax?
     /// The property-wrapper attributes, outermost first.
@@ -56,6 +58,17 @@ struct StoredProperty {
             }
         }
         return TypeSyntax(stringLiteral: text)
+    }
+
+    /// The type a literal initial value gives a property without a type annotation (`Int` for `0`),
+    /// for the fix-it that writes it; nil for any other initial value.
+    var literalType: String? {
+        guard declaredType == nil, let initializer else { return nil }
+        if initializer.is(IntegerLiteralExprSyntax.self) { return "Int" }
+        if initializer.is(FloatLiteralExprSyntax.self) { return "Double" }
+        if initializer.is(StringLiteralExprSyntax.self) { return "String" }
+        if initializer.is(BooleanLiteralExprSyntax.self) { return "Bool" }
+        return nil
     }
 
     /// For an optional property (`T?`, `T!`, `Optional<T>`, `Swift.Optional<T>`), the wrapped type

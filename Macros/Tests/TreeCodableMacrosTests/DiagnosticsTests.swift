@@ -1,4 +1,5 @@
 import MacroTesting
+import TreeCodableMacrosPlugin
 import XCTest
 
 /// Everything `@TreeCodable` refuses: an error at the line that causes it, and no generated code.
@@ -427,6 +428,7 @@ final class DiagnosticsTests: ExpansionTestCase {
                 var x = 0
                 var y = Int(3)
                 let z = makeDefault()
+                var name = "a", ratio = 0.5
                 let fine = 1
             }
             """
@@ -437,13 +439,98 @@ final class DiagnosticsTests: ExpansionTestCase {
                 var x = 0
                     ┬
                     ╰─ 🛑 write the type of 'x' in its declaration ('x: Type'): @TreeCodable reads each coded property's type from its declaration
+                       ✏️ write ': Int'
                 var y = Int(3)
                     ┬
                     ╰─ 🛑 write the type of 'y' in its declaration ('y: Type'): @TreeCodable reads each coded property's type from its declaration
                 let z = makeDefault()
                     ┬
                     ╰─ 🛑 write the type of 'z' in its declaration ('z: Type'): @TreeCodable reads each coded property's type from its declaration
+                var name = "a", ratio = 0.5
+                                ┬────
+                    │           ╰─ 🛑 write the type of 'ratio' in its declaration ('ratio: Type'): @TreeCodable reads each coded property's type from its declaration
+                    │              ✏️ write ': Double'
+                    ┬───
+                    ╰─ 🛑 write the type of 'name' in its declaration ('name: Type'): @TreeCodable reads each coded property's type from its declaration
+                       ✏️ write ': String'
                 let fine = 1
+            }
+            """
+        }
+    }
+
+    /// A literal initial value tells the type: the fix-it writes it.
+    func testMissingTypeOfLiteralIsFixed() {
+        assertMacro {
+            """
+            @TreeCodable
+            struct Settings: Codable {
+                var retries = 3
+                var name = "a", ratio = 0.5
+                var verbose = false
+            }
+            """
+        } diagnostics: {
+            """
+            @TreeCodable
+            struct Settings: Codable {
+                var retries = 3
+                    ┬──────
+                    ╰─ 🛑 write the type of 'retries' in its declaration ('retries: Type'): @TreeCodable reads each coded property's type from its declaration
+                       ✏️ write ': Int'
+                var name = "a", ratio = 0.5
+                                ┬────
+                    │           ╰─ 🛑 write the type of 'ratio' in its declaration ('ratio: Type'): @TreeCodable reads each coded property's type from its declaration
+                    │              ✏️ write ': Double'
+                    ┬───
+                    ╰─ 🛑 write the type of 'name' in its declaration ('name: Type'): @TreeCodable reads each coded property's type from its declaration
+                       ✏️ write ': String'
+                var verbose = false
+                    ┬──────
+                    ╰─ 🛑 write the type of 'verbose' in its declaration ('verbose: Type'): @TreeCodable reads each coded property's type from its declaration
+                       ✏️ write ': Bool'
+            }
+            """
+        } fixes: {
+            """
+            @TreeCodable
+            struct Settings: Codable {
+                var retries: Int = 3
+                var name: String = "a", ratio: Double = 0.5
+                var verbose: Bool = false
+            }
+            """
+        } expansion: {
+            """
+            struct Settings: Codable {
+                var retries: Int = 3
+                var name: String = "a", ratio: Double = 0.5
+                var verbose: Bool = false
+            }
+
+            extension Settings: GeneratedBinaryCodable {
+                static var binaryCodingKeys: [any CodingKey] {
+                    [
+                        CodingKeys.retries,
+                        CodingKeys.name,
+                        CodingKeys.ratio,
+                        CodingKeys.verbose,
+                    ]
+                }
+
+                func encodeBinaryFields(to fields: inout BinarySerialization.BinaryFieldWriter) throws {
+                    try fields.encode(self.retries, at: 0)
+                    try fields.encode(self.name, at: 1)
+                    try fields.encode(self.ratio, at: 2)
+                    try fields.encode(self.verbose, at: 3)
+                }
+
+                init(binaryFields fields: inout BinarySerialization.BinaryFieldReader) throws {
+                    self.retries = try fields.decode(Int.self, at: 0)
+                    self.name = try fields.decode(String.self, at: 1)
+                    self.ratio = try fields.decode(Double.self, at: 2)
+                    self.verbose = try fields.decode(Bool.self, at: 3)
+                }
             }
             """
         }
@@ -669,6 +756,7 @@ final class DiagnosticsTests: ExpansionTestCase {
                 var x = 0
                     ┬
                     ╰─ 🛑 write the type of 'x' in its declaration ('x: Type'): @TreeCodable reads each coded property's type from its declaration
+                       ✏️ write ': Int'
                 var y: Int
                     ┬
                     ╰─ 🛑 stored property 'y' has no case in CodingKeys and no default value; add a case for it or give it a default value
@@ -734,6 +822,41 @@ final class DiagnosticsTests: ExpansionTestCase {
 
                 fileprivate init(binaryFields fields: inout BinarySerialization.BinaryFieldReader) throws {
                     self.value = try fields.decode(Int.self, at: 0)
+                }
+            }
+            """
+        }
+    }
+
+    /// The type already conforms (written by hand): the compiler asks for no conformance, and the
+    /// extension only adds the members.
+    func testTypeThatAlreadyConforms() {
+        assertMacro(["TreeCodable": TreeCodableMacro.self]) {
+            """
+            @TreeCodable
+            struct Point: GeneratedBinaryCodable {
+                var x: Int
+            }
+            """
+        } expansion: {
+            """
+            struct Point: GeneratedBinaryCodable {
+                var x: Int
+            }
+
+            extension Point {
+                static var binaryCodingKeys: [any CodingKey] {
+                    [
+                        CodingKeys.x,
+                    ]
+                }
+
+                func encodeBinaryFields(to fields: inout BinarySerialization.BinaryFieldWriter) throws {
+                    try fields.encode(self.x, at: 0)
+                }
+
+                init(binaryFields fields: inout BinarySerialization.BinaryFieldReader) throws {
+                    self.x = try fields.decode(Int.self, at: 0)
                 }
             }
             """
