@@ -37,6 +37,12 @@ struct CodingKeyCollection {
         var previousInt: Int? = nil
         var intChainBroken = false
         for member in codingKeys.memberBlock.members {
+            if let conditional = member.decl.as(IfConfigDeclSyntax.self), Self.holdsCases(conditional) {
+                // Which keys exist would depend on the build.
+                collection.diagnostics.append(
+                    Diagnostic(node: conditional, message: TreeCodableDiagnostic.conditionalMembers))
+                continue
+            }
             guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
             for element in caseDecl.elements {
                 let spelling = element.name.text
@@ -92,6 +98,16 @@ struct CodingKeyCollection {
             }
         }
         return collection
+    }
+
+    private static func holdsCases(_ conditional: IfConfigDeclSyntax) -> Bool {
+        conditional.clauses.contains { clause in
+            guard case .decls(let members)? = clause.elements else { return false }
+            return members.contains {
+                $0.decl.is(EnumCaseDeclSyntax.self)
+                    || ($0.decl.as(IfConfigDeclSyntax.self).map(holdsCases) ?? false)
+            }
+        }
     }
 
     private static func firstUseNote(_ first: EnumCaseElementSyntax) -> Note {

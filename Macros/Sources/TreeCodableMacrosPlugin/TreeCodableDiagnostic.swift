@@ -71,7 +71,7 @@ enum TreeCodableDiagnostic: DiagnosticMessage {
         case .unsupportedPattern(let pattern):
             return "@TreeCodable cannot code the pattern '\(pattern)'; declare each property with its own name"
         case .conditionalMembers:
-            return "@TreeCodable cannot follow stored properties or CodingKeys inside '#if'; "
+            return "@TreeCodable cannot follow stored properties or coding keys declared inside '#if'; "
                 + "move them out of the conditional block"
         }
     }

@@ -573,9 +573,42 @@ final class DiagnosticsTests: ExpansionTestCase {
             struct Point: Codable {
                 var x: Int
                 #if DEBUG
-                ╰─ 🛑 @TreeCodable cannot follow stored properties or CodingKeys inside '#if'; move them out of the conditional block
+                ╰─ 🛑 @TreeCodable cannot follow stored properties or coding keys declared inside '#if'; move them out of the conditional block
                 var trace: String
                 #endif
+            }
+            """
+        }
+    }
+
+    func testConditionalCodingKeys() {
+        assertMacro {
+            """
+            @TreeCodable
+            struct Point: Codable {
+                var x: Int
+                var trace: String = ""
+                enum CodingKeys: CodingKey {
+                    case x
+                    #if DEBUG
+                    case trace
+                    #endif
+                }
+            }
+            """
+        } diagnostics: {
+            """
+            @TreeCodable
+            struct Point: Codable {
+                var x: Int
+                var trace: String = ""
+                enum CodingKeys: CodingKey {
+                    case x
+                    #if DEBUG
+                    ╰─ 🛑 @TreeCodable cannot follow stored properties or coding keys declared inside '#if'; move them out of the conditional block
+                    case trace
+                    #endif
+                }
             }
             """
         }
