@@ -414,12 +414,30 @@ final class DecodingSession {
     func keyedContainer<Key: CodingKey>(
         _ type: Key.Type, _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> KeyedDecodingContainer<Key> {
-        if !hasEnded { return try keyedStates.container(Key.self, &node, impl: impl, parent: parent, step: step) }
-        // The run has ended (a tree's container kept past it opens another): a state of its own,
-        // in no pool.
-        let state = KeyedContainerState(impl: impl)
-        try state.open(&node, impl: impl, parent: parent, step: step)
-        return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: state))
+        do {
+            if !hasEnded { return try keyedStates.container(Key.self, &node, impl: impl, parent: parent, step: step) }
+            // The run has ended (a tree's container kept past it opens another): a state of its
+            // own, in no pool.
+            let state = KeyedContainerState(impl: impl)
+            try state.open(&node, impl: impl, parent: parent, step: step)
+            return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: state))
+        } catch let error as WireFormatError where error.key != nil {
+            throw Self.namingOnlyKeys(of: Key.self, error)
+        }
+    }
+
+    /// `error`, from framing a keyed container of `Key`, naming the field whose value could not
+    /// be framed only when `Key` has that key. Any other key is bytes read as a key where the
+    /// framing had already gone astray (the tail of an over-long varint, say): no value of the
+    /// type is there, and the error stays at the container's path, its offset saying where.
+    @inline(never)
+    static func namingOnlyKeys<Key: CodingKey>(of type: Key.Type, _ error: WireFormatError) -> WireFormatError {
+        guard let key = error.key else { return error }
+        let isKeyOfType = key.intValue.map { Key(intValue: $0) != nil } ?? (Key(stringValue: key.stringValue) != nil)
+        if isKeyOfType { return error }
+        var anonymous = error
+        anonymous.key = nil
+        return anonymous
     }
 
     /// Ends the run's use of its keyed container states, which are emptied for the session's next
