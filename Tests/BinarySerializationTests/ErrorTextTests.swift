@@ -136,7 +136,7 @@ import Testing
         "v2 bad UTF-8":
             "DecodingError.dataCorrupted: Data was corrupted. Path: [3][1]. Debug description: invalid UTF-8 in a string. Underlying error: WireFormatError.invalidBytes at byte offset 4",
         "protobuf truncated":
-            "DecodingError.dataCorrupted: Data was corrupted. Path: [3]. Debug description: the length of field 1 of 5 bytes exceeds the 2 bytes that remain. Underlying error: WireFormatError.truncated at byte offset 3",
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [3][1]. Debug description: a value of 5 bytes exceeds the 2 bytes that remain. Underlying error: WireFormatError.truncated at byte offset 3",
         "v3 overlong varint key":
             "DecodingError.dataCorrupted: Data was corrupted. Path: [3]. Debug description: over-long varint. Underlying error: WireFormatError.invalidBytes at byte offset 11",
         "v3 overlong varint value":
@@ -152,9 +152,9 @@ import Testing
         "protobuf overlong tag":
             "DecodingError.dataCorrupted: Data was corrupted. Path: [3]. Debug description: a varint longer than 64 bits. Underlying error: WireFormatError.invalidBytes at byte offset 2",
         "protobuf overlong length":
-            "DecodingError.dataCorrupted: Data was corrupted. Path: [3]. Debug description: a varint longer than 64 bits. Underlying error: WireFormatError.invalidBytes at byte offset 3",
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [3][1]. Debug description: a varint longer than 64 bits. Underlying error: WireFormatError.invalidBytes at byte offset 3",
         "protobuf overlong varint":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: a varint longer than 64 bits. Underlying error: WireFormatError.invalidBytes at byte offset 1",
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [9]. Debug description: a varint longer than 64 bits. Underlying error: WireFormatError.invalidBytes at byte offset 1",
         "protobuf wrong type":
             "DecodingError.typeMismatch: expected value of type Int32. Path: [9]. Debug description: expected int32 (wire type varint), found wire type 2. Underlying error: WireFormatError.typeMismatch at byte offset 0",
         "protobuf bad UTF-8":
