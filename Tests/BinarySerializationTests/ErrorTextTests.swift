@@ -107,6 +107,11 @@ import Testing
             ("protobuf overlong tag", protobuf(Wrapper.self, "1a 11 8a \(tenContinuations) 02 41 42 10 05")),
             ("protobuf overlong length", protobuf(Wrapper.self, "1a 11 0a 82 \(tenContinuations) 41 42 10 05")),
             ("protobuf overlong varint", protobuf(Other.self, "48 80 80 80 80 80 80 80 80 80 80 00")),
+            // Read without a type there is no coding path: the text names the field.
+            (
+                "protobuf raw truncated",
+                text { _ = try ProtobufDecoder().decodeRaw(from: bytes("08 07 12 06 0a 02 41")) }
+            ),
             ("protobuf wrong type", protobuf(Other.self, "4a 01 41")),
             ("protobuf bad UTF-8", protobuf(Wrapper.self, "1a 03 0a 01 ff")),
             ("protobuf string key", text { _ = try ProtobufEncoder().encode(StringKeyed()) }),
@@ -155,6 +160,8 @@ import Testing
             "DecodingError.dataCorrupted: Data was corrupted. Path: [3][1]. Debug description: a varint longer than 64 bits. Underlying error: WireFormatError.invalidBytes at byte offset 3",
         "protobuf overlong varint":
             "DecodingError.dataCorrupted: Data was corrupted. Path: [9]. Debug description: a varint longer than 64 bits. Underlying error: WireFormatError.invalidBytes at byte offset 1",
+        "protobuf raw truncated":
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: Protobuf: field 2: a value of 6 bytes exceeds the 3 bytes that remain. Underlying error: WireFormatError.truncated at byte offset 3",
         "protobuf wrong type":
             "DecodingError.typeMismatch: expected value of type Int32. Path: [9]. Debug description: expected int32 (wire type varint), found wire type 2. Underlying error: WireFormatError.typeMismatch at byte offset 0",
         "protobuf bad UTF-8":
