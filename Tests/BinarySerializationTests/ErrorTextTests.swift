@@ -72,6 +72,9 @@ import Testing
         return out
     }
 
+    /// The rest of an over-long varint after its first byte: ten continuation bytes and a `00`.
+    static let tenContinuations = "80 80 80 80 80 80 80 80 80 80 00"
+
     static var rows: [(String, String)] {
         let wrapper = Wrapper(inner: Named(name: "AB", count: 5))
         return [
@@ -86,7 +89,29 @@ import Testing
             ("v2 depth", decode([[[Int32]]].self, encoded([[[Int32(1)]]], .v2), .v2, maximumDepth: 1)),
             ("v2 bad UTF-8", decode(Wrapper.self, badUTF8(encoded(wrapper, .v2)), .v2)),
             ("protobuf truncated", protobuf(Wrapper.self, "1a 04 0a 05 41 42")),
+            // Over-long varints: a byte of `Wrapper`'s bytes made 12 (its high bit set, ten `80`,
+            // a `00`), the inner container's length made to cover them. v3 and v2 read at most 9
+            // bytes (the 9th whole), so the rest is read as what follows: a key, in the key
+            // position, which is none of `Named`'s (the error stays at the container's path).
+            ("v3 overlong varint key", decode(Wrapper.self, "06 24 82 \(tenContinuations) 04 41 42 04 02 0a", .v3)),
+            ("v3 overlong varint value", decode(Wrapper.self, "06 24 02 04 41 42 04 18 8a \(tenContinuations)", .v3)),
+            // The value made longer without its container's length: the tail is read as a
+            // field of the top level.
+            (
+                "v3 overlong varint spilling",
+                decode(Wrapper.self, "06 0e 02 04 41 42 04 02 8a \(tenContinuations)", .v3)
+            ),
+            ("v2 overlong varint key", decode(Wrapper.self, "32 11 92 \(tenContinuations) 02 41 42 20 0a", .v2)),
+            ("v2 overlong varint value", decode(Wrapper.self, "32 11 12 02 41 42 20 8a \(tenContinuations)", .v2)),
+            ("v2 overlong varint spilling", decode(Wrapper.self, "32 06 12 02 41 42 20 8a \(tenContinuations)", .v2)),
+            ("protobuf overlong tag", protobuf(Wrapper.self, "1a 11 8a \(tenContinuations) 02 41 42 10 05")),
+            ("protobuf overlong length", protobuf(Wrapper.self, "1a 11 0a 82 \(tenContinuations) 41 42 10 05")),
             ("protobuf overlong varint", protobuf(Other.self, "48 80 80 80 80 80 80 80 80 80 80 00")),
+            // Read without a type there is no coding path: the text names the field.
+            (
+                "protobuf raw truncated",
+                text { _ = try ProtobufDecoder().decodeRaw(from: bytes("08 07 12 06 0a 02 41")) }
+            ),
             ("protobuf wrong type", protobuf(Other.self, "4a 01 41")),
             ("protobuf bad UTF-8", protobuf(Wrapper.self, "1a 03 0a 01 ff")),
             ("protobuf string key", text { _ = try ProtobufEncoder().encode(StringKeyed()) }),
@@ -116,9 +141,27 @@ import Testing
         "v2 bad UTF-8":
             "DecodingError.dataCorrupted: Data was corrupted. Path: [3][1]. Debug description: invalid UTF-8 in a string. Underlying error: WireFormatError.invalidBytes at byte offset 4",
         "protobuf truncated":
-            "DecodingError.dataCorrupted: Data was corrupted. Path: [3]. Debug description: the length of field 1 of 5 bytes exceeds the 2 bytes that remain. Underlying error: WireFormatError.truncated at byte offset 3",
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [3][1]. Debug description: a value of 5 bytes exceeds the 2 bytes that remain. Underlying error: WireFormatError.truncated at byte offset 3",
+        "v3 overlong varint key":
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [3]. Debug description: over-long varint. Underlying error: WireFormatError.invalidBytes at byte offset 11",
+        "v3 overlong varint value":
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [3][2]. Debug description: varint 9223372036854775818 does not fit UInt32. Underlying error: WireFormatError.invalidBytes at byte offset 8",
+        "v3 overlong varint spilling":
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: over-long varint. Underlying error: WireFormatError.invalidBytes at byte offset 18",
+        "v2 overlong varint key":
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [3]. Debug description: over-long varint. Underlying error: WireFormatError.invalidBytes at byte offset 11",
+        "v2 overlong varint value":
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [3]. Debug description: over-long varint. Underlying error: WireFormatError.invalidBytes at byte offset 16",
+        "v2 overlong varint spilling":
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: over-long varint. Underlying error: WireFormatError.invalidBytes at byte offset 17",
+        "protobuf overlong tag":
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [3]. Debug description: a varint longer than 64 bits. Underlying error: WireFormatError.invalidBytes at byte offset 2",
+        "protobuf overlong length":
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [3][1]. Debug description: a varint longer than 64 bits. Underlying error: WireFormatError.invalidBytes at byte offset 3",
         "protobuf overlong varint":
-            "DecodingError.dataCorrupted: Data was corrupted. Debug description: a varint longer than 64 bits. Underlying error: WireFormatError.invalidBytes at byte offset 1",
+            "DecodingError.dataCorrupted: Data was corrupted. Path: [9]. Debug description: a varint longer than 64 bits. Underlying error: WireFormatError.invalidBytes at byte offset 1",
+        "protobuf raw truncated":
+            "DecodingError.dataCorrupted: Data was corrupted. Debug description: Protobuf: field 2: a value of 6 bytes exceeds the 3 bytes that remain. Underlying error: WireFormatError.truncated at byte offset 3",
         "protobuf wrong type":
             "DecodingError.typeMismatch: expected value of type Int32. Path: [9]. Debug description: expected int32 (wire type varint), found wire type 2. Underlying error: WireFormatError.typeMismatch at byte offset 0",
         "protobuf bad UTF-8":

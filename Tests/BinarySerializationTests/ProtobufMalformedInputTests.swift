@@ -22,7 +22,7 @@ import Testing
         let error = protobufDecodingFailure(PB1<Int64>.self, "08 ff ff ff ff ff ff ff ff ff 7f")
         #expect(error?.wireError?.code == .invalidBytes)
         #expect(error?.wireError?.offset == 1)
-        #expect(error?.path == "")  // found framing the top-level message
+        #expect(error?.path == "1")  // found framing the top-level message: field 1's value
         // Eleven bytes.
         let longer = protobufDecodingFailure(PB1<Int64>.self, "08 80 80 80 80 80 80 80 80 80 80 00")
         #expect(longer?.wireError?.code == .invalidBytes)
@@ -45,14 +45,14 @@ import Testing
         let error = protobufDecodingFailure(PB1<String>.self, "0a 05 61")  // 5 bytes claimed, 1 there
         #expect(error?.wireError?.code == .truncated)
         #expect(error?.wireError?.offset == 1)
-        #expect(error?.path == "")  // the top-level message does not frame
+        #expect(error?.path == "1")  // the top-level message does not frame: field 1's value
         // A length near 2^64: rejected before anything is sized from it.
         let huge = protobufDecodingFailure(PB1<Data>.self, "0a ff ff ff ff ff ff ff ff ff 01")
         #expect(huge?.wireError?.code == .truncated)
-        // In a nested message: the path names the field.
+        // In a nested message: the path names the message's field and the field inside it.
         let nested = protobufDecodingFailure(PBOuter.self, "1a 02 08 96")  // the inner varint is cut
         #expect(nested?.wireError?.code == .truncated)
-        #expect(nested?.path == "3")
+        #expect(nested?.path == "3.1")
     }
 
     @Test func fixedValuesPastTheEnd() {

@@ -7,7 +7,10 @@
 //                                        exit 1 if a ratio is over R (default 2): the CI guard
 //   Mixed --deep-loop N                  a deep value, then N P1 decodes (for a profiler)
 //   Mixed --retained                     memory a thread keeps after a deep and a 100 MB value
-//   Mixed --stack-check                  a tree at the node limit written on a 512 KiB stack
+//   Mixed --stack-check                  a tree at the node limit written on a 512 KiB stack, values
+//                                        at the default depth decoded and encoded on 1 MiB
+//   Mixed --stack-depth                  the most levels decoded and encoded on 512 KiB and 2 MiB
+//                                        stacks, and the bytes per level (StackCheck.swift)
 //
 // Prints Markdown on stdout; progress on stderr.
 import BenchSupport
@@ -66,7 +69,14 @@ do {
                 guard count > 0 else { fail("\(format): the tree at the node limit was not written") }
                 print("\(format): a tree of \(4 * BinaryEncoder().maximumDepth) nested nodes written on a 512 KiB stack (\(count) bytes)")
             }
+            let failures = StackCheck.runValues()
+            guard failures.isEmpty else { fail(failures.joined(separator: "\n")) }
             exit(0)
+        case "--stack-depth":
+            StackCheck.measure()
+            exit(0)
+        case "--stack-run":
+            StackCheck.runChild(args)
         case "--deep-loop":
             guard let n = args.first.flatMap(Int.init) else { fail("--deep-loop needs a count") }
             onBigStack { DeepCheck.loopAfterDeep(n) }

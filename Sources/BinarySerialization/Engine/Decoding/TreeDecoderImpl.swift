@@ -321,10 +321,10 @@ final class TreeDecoderImpl: Decoder {
         try checkOpen()
         opened = true
         let state: KeyedContainerState
-        do { state = try session.keyedState(&node, impl: self, parent: pathParent, step: pathStep) } catch {
+        let keys = typeFacts.generatedKeys.keys(of: G.self)
+        do { state = try session.keyedState(&node, keys: keys, impl: self, parent: pathParent, step: pathStep) } catch {
             throw decodingError(error, T.self, pathNode.path)
         }
-        let keys = typeFacts.generatedKeys.keys(of: G.self)
         var fields = BinaryFieldReader(container: TreeKeyedDecodingContainer(state: state), keys: keys)
         return try sameType(G(binaryFields: &fields), as: T.self, parent: pathParent, step: pathStep)
     }
@@ -433,17 +433,28 @@ final class DecodingSession {
     func keyedContainer<Key: CodingKey>(
         _ type: Key.Type, _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
     ) throws -> KeyedDecodingContainer<Key> {
-        if !hasEnded { return try keyedStates.container(Key.self, &node, impl: impl, parent: parent, step: step) }
-        let state = try unpooledState(&node, impl: impl, parent: parent, step: step)
-        return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: state))
+        do {
+            if !hasEnded { return try keyedStates.container(Key.self, &node, impl: impl, parent: parent, step: step) }
+            let state = try unpooledState(&node, impl: impl, parent: parent, step: step)
+            return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(state: state))
+        } catch let error as WireFormatError where error.key != nil {
+            throw Self.namingOnlyKeys(error) { key in
+                key.intValue.map { Key(intValue: $0) != nil } ?? (Key(stringValue: key.stringValue) != nil)
+            }
+        }
     }
 
-    /// A keyed container's state opened on `node`, for a reader with no box (generated code).
-    func keyedState(_ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?)
-        throws -> KeyedContainerState
-    {
-        if !hasEnded { return try keyedStates.openState(&node, impl: impl, parent: parent, step: step) }
-        return try unpooledState(&node, impl: impl, parent: parent, step: step)
+    /// A keyed container's state opened on `node`, for generated code reading `keys`.
+    func keyedState(
+        _ node: inout DecodingNode, keys: GeneratedKeys, impl: TreeDecoderImpl, parent: CodingPathNode,
+        step: PathStep?
+    ) throws -> KeyedContainerState {
+        do {
+            if !hasEnded { return try keyedStates.openState(&node, impl: impl, parent: parent, step: step) }
+            return try unpooledState(&node, impl: impl, parent: parent, step: step)
+        } catch let error as WireFormatError where error.key != nil {
+            throw Self.namingOnlyKeys(error, isKey: keys.contains)
+        }
     }
 
     /// The run has ended (a tree's container kept past it opens another): a state of its own, in
@@ -454,6 +465,18 @@ final class DecodingSession {
         let state = KeyedContainerState(impl: impl)
         try state.open(&node, impl: impl, parent: parent, step: step)
         return state
+    }
+
+    /// `error`, from framing a keyed container, naming the field whose value could not be framed
+    /// only when the type has that key (`isKey`). Any other key is bytes read as a key where the
+    /// framing had already gone astray (the tail of an over-long varint, say): no value of the
+    /// type is there, and the error stays at the container's path, its offset saying where.
+    @inline(never)
+    static func namingOnlyKeys(_ error: WireFormatError, isKey: (BinaryKey) -> Bool) -> WireFormatError {
+        guard let key = error.key, !isKey(key) else { return error }
+        var anonymous = error
+        anonymous.key = nil
+        return anonymous
     }
 
     /// Ends the run's use of its keyed container states, which are emptied for the session's next

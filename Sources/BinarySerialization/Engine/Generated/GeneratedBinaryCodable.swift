@@ -41,6 +41,13 @@ final class GeneratedKeys {
         field >= 0 && field < keys.count ? keys[field] : nil
     }
 
+    /// Whether `key` is one of these keys, as `CodingKeys(intValue:)` or, for a key without an
+    /// integer, `CodingKeys(stringValue:)` would find it.
+    func contains(_ key: BinaryKey) -> Bool {
+        if let i = key.intValue { return keys.contains { $0.intValue == i } }
+        return keys.contains { $0.stringValue == key.stringValue }
+    }
+
     /// Key `field` as written, or `nil` as for ``subscript(_:)``.
     @inline(__always)
     func written(_ field: Int) -> BinaryKey? {

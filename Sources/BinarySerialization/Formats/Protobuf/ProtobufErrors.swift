@@ -84,9 +84,12 @@ extension ProtobufDecodingError {
 }
 
 extension WireFormatError {
-    /// The error as `DecodingError.dataCorrupted` for bytes read without a type (no coding path).
+    /// The error as `DecodingError.dataCorrupted` for bytes read without a type (no coding path):
+    /// the field whose value did not frame, which a decoder puts in the path, is named in the text.
     var topLevelDecodingError: DecodingError {
-        .dataCorrupted(.init(codingPath: [], debugDescription: "Protobuf: \(message)", underlyingError: self))
+        let field = key.map { "field \($0.stringValue): " } ?? ""
+        return .dataCorrupted(
+            .init(codingPath: [], debugDescription: "Protobuf: \(field)\(message)", underlyingError: self))
     }
 }
 

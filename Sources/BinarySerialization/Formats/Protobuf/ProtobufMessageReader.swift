@@ -79,24 +79,38 @@ enum ProtobufFraming {
         }
         let field = Int(truncatingIfNeeded: number)
         var valueStart = r.offset
-        switch wireType {
-        case .varint: _ = try r.protobufVarint()
-        case .fixed64: try r.skip(8)
-        case .fixed32: try r.skip(4)
-        case .lengthDelimited:
-            let length = try r.protobufLength("the length of field \(field)")
-            valueStart = r.offset
-            r.offset += length
-        case .startGroup:
-            try skipGroup(field, &r, tagStart: tagStart, groupDepth: groupDepth, maximumDepth: maximumDepth)
-        case .endGroup:
-            // Only valid as the end of a group, which the group's loop above consumes.
-            guard groupDepth > 0 else {
-                throw WireFormatError(.invalidBytes, "an end-group tag outside a group", offset: tagStart)
+        do {
+            switch wireType {
+            case .varint: _ = try r.protobufVarint()
+            case .fixed64: try r.skip(8)
+            case .fixed32: try r.skip(4)
+            case .lengthDelimited:
+                let length = try r.protobufLength("a value")
+                valueStart = r.offset
+                r.offset += length
+            case .startGroup:
+                try skipGroup(field, &r, tagStart: tagStart, groupDepth: groupDepth, maximumDepth: maximumDepth)
+            case .endGroup:
+                // Only valid as the end of a group, which the group's loop above consumes.
+                guard groupDepth > 0 else {
+                    throw WireFormatError(.invalidBytes, "an end-group tag outside a group", offset: tagStart)
+                }
             }
+        } catch let error as WireFormatError {
+            throw naming(error, field: field)
         }
         return ProtobufFieldEntry(
             number: field, wireType: wireType, tagStart: tagStart, valueStart: valueStart, end: r.offset)
+    }
+
+    /// `error`, in framing the value of `field`, naming the field for the decoder's coding path,
+    /// as v3 and v2 framing do (a field inside a group is named by the group's field, the
+    /// message's). Out of line: the loop that frames every field stays small.
+    @inline(never)
+    private static func naming(_ error: WireFormatError, field: Int) -> WireFormatError {
+        var error = error
+        error.key = BinaryKey(intValue: field)
+        return error
     }
 
     /// Reads the fields of group `field` up to its end tag.
