@@ -9,18 +9,21 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "TreeCodable", path: ".."),
+        .package(name: "TreeCodableMacros", path: "../Macros"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         .target(
             name: "InteropMessages",
             dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]),
-        // ProtobufEncoder/ProtobufDecoder against swift-protobuf on the Benchmarks/ payloads.
+        // ProtobufEncoder/ProtobufDecoder against swift-protobuf on the Benchmarks/ payloads, with
+        // and without generated coding (@TreeCodable).
         .executableTarget(
             name: "InteropBench",
             dependencies: [
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "BinarySerialization", package: "TreeCodable"),
+                .product(name: "TreeCodableMacros", package: "TreeCodableMacros"),
             ]),
         .testTarget(
             name: "InteropTests",
