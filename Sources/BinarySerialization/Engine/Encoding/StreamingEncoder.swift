@@ -33,6 +33,8 @@ final class StreamingEncoder {
     @exclusivity(unchecked) private var keyedBoxes: [KeptBox?] = []
     /// Boxes of other key types kept for each frame index.
     @exclusivity(unchecked) private var spareBoxes: [SpareBoxes<KeptBox>] = []
+    /// The frame id objects of generated values, one per frame index (see ``generatedFrame(_:)``).
+    @exclusivity(unchecked) private var generatedFrames: [FrameID] = []
     private let reusesBoxes = ContainerBoxes.reusesBoxes
     /// Set by the first thing this run cannot stream; every later call returns at once.
     @exclusivity(unchecked) private(set) var gaveUp = false
@@ -226,6 +228,9 @@ final class StreamingEncoder {
         if spareBoxes.count > RetentionLimits.levels {
             spareBoxes.removeLast(spareBoxes.count - RetentionLimits.levels)
         }
+        if generatedFrames.count > RetentionLimits.levels {
+            generatedFrames.removeLast(generatedFrames.count - RetentionLimits.levels)
+        }
     }
 
     /// Lets go of the kept boxes, which refer to the engine (a cycle otherwise).
@@ -377,9 +382,31 @@ final class StreamingEncoder {
         guard T.self == G.self else { throw giveUp() }
         let id = try openLevel(.keyed, step: step, in: parent)
         var fields = BinaryFieldWriter(
-            container: StreamingKeyedContainer(engine: self, frame: FrameID(id)), keys: generatedKeys.keys(of: G.self))
+            container: StreamingKeyedContainer(engine: self, frame: generatedFrame(id)),
+            keys: generatedKeys.keys(of: G.self))
         try reinterpret(value, as: G.self).encodeBinaryFields(to: &fields)
         try closeLevel(id)
+    }
+
+    /// The id object of frame `id`, the innermost, for a generated value's writer. One per frame
+    /// index, reused without a check: the writer is not copyable, so it and its container end with
+    /// the value's `encodeBinaryFields(to:)`, before another value at this index starts.
+    @inline(__always)
+    private func generatedFrame(_ id: Int) -> FrameID {
+        let index = frames.count &- 1
+        if index < generatedFrames.count {
+            generatedFrames[index].id = id
+            return generatedFrames[index]
+        }
+        return newGeneratedFrame(id, at: index)
+    }
+
+    @inline(never)
+    private func newGeneratedFrame(_ id: Int, at index: Int) -> FrameID {
+        guard RetentionLimits.reuses, index >= 0 else { return FrameID(id) }
+        while generatedFrames.count <= index { generatedFrames.append(FrameID(0)) }
+        generatedFrames[index].id = id
+        return generatedFrames[index]
     }
 
     /// Sends an array of elements that are not sent directly: the unkeyed container
