@@ -144,21 +144,3 @@ extension Packed: DirectStreamEncodable where Value: Encodable {
     }
 }
 
-/// Arrays of elements that are not sent directly (structs, enums, nested arrays), sent element by
-/// element by the engine itself rather than by `Array.encode(to:)`, the mirror of
-/// ``DecodableArray``: the standard library's method asks for an unkeyed container, which comes
-/// back as an existential, with a box call per element. Arrays of primitives, strings and data
-/// are ``DirectStreamEncodable`` instead, which takes precedence.
-protocol EncodableArray {
-    /// Sends each element into unkeyed frame `id`, as the container `Array.encode(to:)` gets would.
-    func streamElements(into engine: StreamingEncoder, frame id: Int) throws
-}
-
-extension Array: EncodableArray where Element: Encodable {
-    func streamElements(into engine: StreamingEncoder, frame id: Int) throws {
-        for element in self {
-            guard let (index, i) = engine.startElement(of: id) else { throw engine.giveUp() }
-            try engine.encodeValue(element, step: .index(i), in: index)
-        }
-    }
-}

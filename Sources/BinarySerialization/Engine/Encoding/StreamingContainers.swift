@@ -158,9 +158,11 @@ struct StreamingUnkeyedContainer: UnkeyedEncodingContainer, LeafEncodingContaine
     /// The frame's index and the new element's index; `nil` after giving up.
     @inline(__always)
     private mutating func start() -> (frame: Int, element: Int)? {
-        guard let started = engine.startElement(of: id) else { return nil }
-        count = started.element &+ 1
-        return started
+        guard let index = engine.activate(id) else { return nil }
+        let element = engine.frames[index].count
+        engine.frames[index].count = element &+ 1
+        count = element &+ 1
+        return (index, element)
     }
 
     mutating func encodeLeaf(_ leaf: BinaryValue) throws {

@@ -307,7 +307,6 @@ final class StreamingEncoder {
     enum StreamFact {
         case direct(any DirectStreamEncodable.Type)
         case generated(any GeneratedBinaryCodable.Type)
-        case array(any EncodableArray.Type)
         case encodable
     }
 
@@ -318,7 +317,6 @@ final class StreamingEncoder {
         case .direct(let direct): try streamDirect(direct, value, step: step, in: parent)
         case .generated(let generated):
             try encodeGenerated(generated, value, step: step, in: parent)
-        case .array(let array): try encodeArray(array, value, step: step, in: parent)
         case .encodable: try encodeWithChild(value, step: step, in: parent)
         }
     }
@@ -350,7 +348,6 @@ final class StreamingEncoder {
         }
         if let direct { return .direct(direct) }
         if let generated = T.self as? any GeneratedBinaryCodable.Type { return .generated(generated) }
-        if let array = T.self as? any EncodableArray.Type { return .array(array) }
         return .encodable
     }
 
@@ -409,17 +406,6 @@ final class StreamingEncoder {
         return generatedFrames[index]
     }
 
-    /// Sends an array of elements that are not sent directly: the unkeyed container
-    /// `Array.encode(to:)` would ask for, with each element sent as its container would send it.
-    private func encodeArray<A: EncodableArray, T: Encodable>(
-        _ type: A.Type, _ value: T, step: PathStep?, in parent: Int
-    ) throws {
-        guard T.self == A.self else { throw giveUp() }
-        let id = try openLevel(.unkeyed, step: step, in: parent)
-        try reinterpret(value, as: A.self).streamElements(into: self, frame: id)
-        try closeLevel(id)
-    }
-
     /// Opens the keyed or unkeyed container of a new level inside frame `parent` (the innermost),
     /// as a value's `encode(to:)` asking for one does; returns its frame id.
     @inline(__always)
@@ -437,16 +423,6 @@ final class StreamingEncoder {
         guard activate(id) != nil else { throw giveUp() }
         closeTop()
         if gaveUp { throw GaveUp() }
-    }
-
-    /// The next element of unkeyed frame `id`: the frame's index and the element's; `nil` after
-    /// giving up.
-    @inline(__always)
-    func startElement(of id: Int) -> (frame: Int, element: Int)? {
-        guard let index = activate(id) else { return nil }
-        let element = frames[index].count
-        frames[index].count = element &+ 1
-        return (index, element)
     }
 
     func encodeWithChild<T: Encodable>(_ value: T, step: PathStep?, in parent: Int) throws {
