@@ -143,4 +143,3 @@ extension Packed: DirectStreamEncodable where Value: Encodable {
         try engine.encodeValue(wrappedValue, step: step, in: parent)
     }
 }
-
