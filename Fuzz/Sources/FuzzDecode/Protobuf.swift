@@ -1,9 +1,8 @@
 import Foundation
 import BinarySerialization
 
-// FUZZ_MODE=protobuf: ProtobufDecoder (the one decoder with ProtobufFormat, falling back to the
-// protobuf-only decoder), decodeTree + encode(tree:), and decodeRaw, on protobuf messages of the
-// types below. FUZZ_MODE=protobuf-seeds writes the seed corpus from generated values.
+// FUZZ_MODE=protobuf: ProtobufDecoder (the one decoder with ProtobufFormat), decodeTree +
+// encode(tree:), and decodeRaw, on protobuf messages of the types below. FUZZ_MODE=protobuf-seeds writes the seed corpus from generated values.
 //
 // Input: a selector byte, then the message bytes. Selector:
 //   bits 0-1   how `decode` reads: 0 `[UInt8]`; 1 `Data`; 2 a `Data` slice with a non-zero
