@@ -74,6 +74,14 @@ enum Workload {
             "ProtoOrder",
             ProtoOrder(id: 77, lines: lines, tags: ["gift", "express"], stock: ["a": 1, "b": 0, "c": 9], note: "door"))
         try ops += protobufOperations("ProtoEvent", ProtoEvent(id: 5, payload: .chat(chat)))
+        // Generated coding, in every format.
+        let genChat = GenChatMessage(id: 9_000_000_001, room: 12, author: "bob", text: "See you at 5?", edited: false)
+        let genItems = (0..<8).map { GenLineItem(sku: "SKU-\($0)", quantity: Int32($0 + 1), price: Double($0) * 2.5) }
+        let genOrder = GenOrder(id: 77, items: genItems, note: "leave at door", placed: date)
+        try add("GenChatMessage", genChat)
+        try add("GenOrder", genOrder)
+        try ops += protobufOperations("GenChatMessage", genChat)
+        try ops += protobufOperations("GenOrder", genOrder)
         return ops
     }
 
