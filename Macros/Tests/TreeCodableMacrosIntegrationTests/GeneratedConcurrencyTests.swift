@@ -18,8 +18,7 @@ final class GeneratedConcurrencyTests: XCTestCase {
         let plainKeyed = PlainIntKeys(id: keyed.id, text: keyed.text, note: keyed.note)
         let inner = Outer.GeneratedInner(point: point, points: [point, point], small: UInt8(i))
         let plainInner = Outer.PlainInner(point: plainPoint, points: [plainPoint, plainPoint], small: UInt8(i))
-        var v2 = BinaryEncoder(format: .v2)
-        v2.sortKeysDuringEncoding = false
+        let v2 = BinaryEncoder(format: .v2)
         return [
             text {
                 let data = try BinaryEncoder().encode(point)
