@@ -141,6 +141,64 @@ private struct GWrongField: Codable, Equatable, GeneratedBinaryCodable {
     init(a: Int) { self.a = a }
 }
 
+/// Generated code that writes field 0 twice, as its `encode(to:)` writes key `a` twice.
+private struct GTwice: Codable, GeneratedBinaryCodable {
+    var a: Int
+    enum CodingKeys: Int, CodingKey { case a = 1 }
+    static var binaryCodingKeys: [any CodingKey] { [CodingKeys.a] }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(a, forKey: .a)
+        try container.encode(a &+ 1, forKey: .a)
+    }
+    func encodeBinaryFields(to fields: inout BinaryFieldWriter) throws {
+        try fields.encode(a, at: 0)
+        try fields.encode(a &+ 1, at: 0)
+    }
+    init(binaryFields fields: inout BinaryFieldReader) throws { a = try fields.decode(Int.self, at: 0) }
+    init(a: Int) { self.a = a }
+}
+
+/// An array of a generated type as a field: written through the writer's array overload.
+private struct GPath: Codable, Equatable, GeneratedBinaryCodable {
+    var points: [GPoint]
+    var name: String
+    enum CodingKeys: Int, CodingKey { case points = 1, name }
+    static var binaryCodingKeys: [any CodingKey] { [CodingKeys.points, CodingKeys.name] }
+    func encodeBinaryFields(to fields: inout BinaryFieldWriter) throws {
+        try fields.encode(points, at: 0)
+        try fields.encode(name, at: 1)
+    }
+    init(binaryFields fields: inout BinaryFieldReader) throws {
+        points = try fields.decode([GPoint].self, at: 0)
+        name = try fields.decode(String.self, at: 1)
+    }
+    init(points: [GPoint], name: String) { (self.points, self.name) = (points, name) }
+}
+
+private struct CPath: Codable, Equatable {
+    var points: [CPoint]
+    var name: String
+    enum CodingKeys: Int, CodingKey { case points = 1, name }
+}
+
+/// A key v3 has no bytes for.
+private struct GNegativeKey: Codable, GeneratedBinaryCodable {
+    var a: Int
+    var b: String
+    enum CodingKeys: Int, CodingKey { case a = 1, b = -2 }
+    static var binaryCodingKeys: [any CodingKey] { [CodingKeys.a, CodingKeys.b] }
+    func encodeBinaryFields(to fields: inout BinaryFieldWriter) throws {
+        try fields.encode(a, at: 0)
+        try fields.encode(b, at: 1)
+    }
+    init(binaryFields fields: inout BinaryFieldReader) throws {
+        a = try fields.decode(Int.self, at: 0)
+        b = try fields.decode(String.self, at: 1)
+    }
+    init(a: Int, b: String) { (self.a, self.b) = (a, b) }
+}
+
 private enum Coder: CaseIterable {
     case v3, v2, v2NilSets, protobuf
 
@@ -247,5 +305,44 @@ private enum Coder: CaseIterable {
                 DecodingError.dataCorrupted: Data was corrupted. \
                 Debug description: generated code read field 1, which the type's keys lack
                 """)
+    }
+
+    /// v3 writes a generated type's primitive fields in one call each; a field written twice
+    /// and a key without v3 bytes still end as the `Codable` path ends.
+    @Test private func aFieldWrittenTwiceAndAKeyWithoutBytes() throws {
+        struct Twice: Codable {
+            var a: Int
+            enum CodingKeys: Int, CodingKey { case a = 1 }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(a, forKey: .a)
+                try container.encode(a &+ 1, forKey: .a)
+            }
+        }
+        // Protobuf refuses a key written twice, either way.
+        for coder in [Coder.v3, .v2, .v2NilSets] {
+            #expect(try coder.encode(GTwice(a: 7)) == coder.encode(Twice(a: 7)), "\(coder)")
+        }
+        struct Negative: Codable {
+            var a: Int
+            var b: String
+            enum CodingKeys: Int, CodingKey { case a = 1, b = -2 }
+        }
+        let generated = #expect(throws: EncodingError.self) { try BinaryEncoder().encode(GNegativeKey(a: 1, b: "x")) }
+        let codable = #expect(throws: EncodingError.self) { try BinaryEncoder().encode(Negative(a: 1, b: "x")) }
+        #expect(generated != nil)
+        #expect(generated.map { "\($0)" } == codable.map { "\($0)" })
+    }
+
+    @Test(arguments: Coder.allCases)
+    private func anArrayOfAGeneratedType(_ coder: Coder) throws {
+        for count in [0, 1, 5] {
+            let points = (0..<count).map { GPoint(x: Int32($0), y: -Int32($0)) }
+            let path = GPath(points: points, name: "p\(count)")
+            let twin = CPath(points: points.map { CPoint(x: $0.x, y: $0.y) }, name: path.name)
+            let bytes = try coder.encode(path)
+            #expect(bytes == (try coder.encode(twin)), "\(coder) \(count)")
+            #expect(try coder.decode(GPath.self, from: bytes) == path)
+        }
     }
 }

@@ -56,6 +56,12 @@ struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try engine.encodeValue(value, step: .key(k), in: index)
     }
 
+    /// An array of a type with generated code: what ``encode(_:forKey:)`` does for it.
+    mutating func encodeGeneratedArray<G: GeneratedBinaryCodable>(_ value: [G], forKey key: BinaryKey) throws {
+        guard let index = start(key) else { throw engine.giveUp() }
+        try engine.encodeGeneratedArray(value, step: .key(key), in: index)
+    }
+
     // A present optional is its value, as the tree encoder writes it; a sink that needs type
     // facts gets it bracketed as an optional (a field with presence).
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {

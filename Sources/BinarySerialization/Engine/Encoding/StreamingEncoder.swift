@@ -15,6 +15,8 @@ final class StreamingEncoder {
     let sink: any EncodingSink
     /// The sink's ``EncodingSink/needsTypeFacts``, asked once.
     let needsTypeFacts: Bool
+    /// The sink, if it takes generated types' primitive fields in one call.
+    let directFieldSink: V3Sink?
     @exclusivity(unchecked) private(set) var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     @exclusivity(unchecked) private(set) var maximumDepth = 0
     /// The open containers and encoders, outermost first. Ids grow along the stack and are never
@@ -84,6 +86,7 @@ final class StreamingEncoder {
     init(sink: any EncodingSink) {
         self.sink = sink
         needsTypeFacts = sink.needsTypeFacts
+        directFieldSink = needsTypeFacts ? nil : sink as? V3Sink
         frames.reserveCapacity(16)
         keys.reserveCapacity(16)
     }
@@ -380,8 +383,22 @@ final class StreamingEncoder {
         let id = try openLevel(.keyed, step: step, in: parent)
         var fields = BinaryFieldWriter(
             container: StreamingKeyedContainer(engine: self, frame: generatedFrame(id)),
-            keys: generatedKeys.keys(of: G.self))
+            keys: generatedKeys.keys(of: G.self, directSink: directFieldSink))
         try reinterpret(value, as: G.self).encodeBinaryFields(to: &fields)
+        try closeLevel(id)
+    }
+
+    /// Sends an array of a type with generated code as `Array.encode(to:)` through this engine
+    /// does (an unkeyed level, each element at its index), without the `Encoder` and container
+    /// existentials.
+    func encodeGeneratedArray<G: GeneratedBinaryCodable>(_ elements: [G], step: PathStep?, in parent: Int) throws {
+        let id = try openLevel(.unkeyed, step: step, in: parent)
+        for element in elements {
+            guard let index = activate(id) else { throw giveUp() }
+            let position = frames[index].count
+            frames[index].count = position &+ 1
+            try encodeValue(element, step: .index(position), in: index)
+        }
         try closeLevel(id)
     }
 

@@ -28,11 +28,19 @@ final class GeneratedKeys {
     let keys: [BinaryKey]
     /// The keys as a format writes them (``BinaryKey/init(writtenAs:)``), for primitive fields.
     let written: [BinaryKey]
+    /// The keys as the engine's ``DirectFieldSink`` writes them; `nil` without one, for a key it
+    /// has no bytes for, or past 64 fields (the writer notes written fields in one word).
+    let direct: FieldKeyBytes?
 
-    init(_ type: any GeneratedBinaryCodable.Type) {
+    init(_ type: any GeneratedBinaryCodable.Type, directSink: (any DirectFieldSink)?) {
         let codingKeys = type.binaryCodingKeys
         keys = codingKeys.map { BinaryKey($0) }
         written = codingKeys.map { BinaryKey(writtenAs: $0) }
+        if let directSink, keys.count <= 64 {
+            direct = FieldKeyBytes(written, for: directSink)
+        } else {
+            direct = nil
+        }
     }
 
     /// Key `field`, or `nil` when generated code names a field the type does not have.
@@ -57,10 +65,12 @@ final class GeneratedKeys {
 
 extension TypeFactCache<GeneratedKeys> {
     /// The keys of `type`, made on first use and remembered when a slot is free.
-    mutating func keys(of type: any GeneratedBinaryCodable.Type) -> GeneratedKeys {
+    mutating func keys(
+        of type: any GeneratedBinaryCodable.Type, directSink: (any DirectFieldSink)? = nil
+    ) -> GeneratedKeys {
         let id = ObjectIdentifier(type)
         if let known = fact(for: id) { return known }
-        let keys = GeneratedKeys(type)
+        let keys = GeneratedKeys(type, directSink: directSink)
         if RetentionLimits.reuses { remember(keys, for: id) }
         return keys
     }

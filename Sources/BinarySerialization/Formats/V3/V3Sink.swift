@@ -151,13 +151,20 @@ final class V3Sink: ByteSink {
     }
 
     func key(_ key: BinaryKey) {
+        if !Self.append(key, to: &buffer) { fail(.negativeKey(key.intValue ?? 0)) }
+    }
+
+    /// Appends a key's bytes; `false` for a negative integer key, which has none.
+    @inline(__always)
+    private static func append(_ key: BinaryKey, to buffer: inout GrowingBuffer) -> Bool {
         if let i = key.intValue {
-            guard i >= 0 else { return fail(.negativeKey(i)) }
+            guard i >= 0 else { return false }
             let prefix = V3Framing.intKeyPrefix(i)
             buffer.append(varintSize(prefix)) { w in w.varint(prefix) }
         } else {
             buffer.appendStringKey(key.stringValue) { count in V3Framing.stringKeyPrefix(byteCount: count) }
         }
+        return true
     }
 
     func begin(_ kind: SinkNodeKind) {
@@ -206,6 +213,25 @@ final class V3Sink: ByteSink {
                 copied = max(copied, entry.position)
             }
             w.bytes(buffer.bytes(copied..<buffer.count))
+        }
+    }
+}
+
+extension V3Sink: DirectFieldSink {
+    func fieldKeyBytes(_ key: BinaryKey) -> [UInt8]? {
+        var bytes = GrowingBuffer(initialCapacity: 16)
+        guard Self.append(key, to: &bytes), !bytes.failed else { return nil }
+        return Array(bytes.bytes(0..<bytes.count))
+    }
+
+    /// The key, then the leaf as an element: `key(_:)` and `value(_:)` inside a keyed node.
+    func field(_ key: UnsafeRawBufferPointer, _ leaf: BinaryValue) {
+        guard childrenAreElements, let size = Scalars.size(of: leaf) else { return fail() }
+        let prefix = V3Framing.elementPrefix(length: size)
+        buffer.append(key.count &+ varintSize(prefix) &+ size) { w in
+            for byte in key { w.byte(byte) }  // a key is a few bytes: no call to copy them
+            w.varint(prefix)
+            Self.writeLeaf(leaf, to: &w)
         }
     }
 }

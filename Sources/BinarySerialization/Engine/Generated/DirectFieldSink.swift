@@ -1,0 +1,54 @@
+internal import TreeCoding
+
+/// A sink that takes a generated type's primitive fields in one call each (``field(_:_:)``):
+/// the key's bytes, made once per type, then the value. What it writes is exactly what
+/// ``EncodingSink/key(_:)`` followed by ``EncodingSink/value(_:)`` writes for the field.
+///
+/// Only a sink that needs no type facts takes fields this way: for it, an optional field that is
+/// present is its value, and one that is absent writes nothing.
+protocol DirectFieldSink: EncodingSink {
+    /// The bytes ``EncodingSink/key(_:)`` writes for `key`; `nil` when the format has none (the
+    /// type's fields then go through the events, which report it).
+    func fieldKeyBytes(_ key: BinaryKey) -> [UInt8]?
+
+    /// A primitive field of the innermost keyed node: `key` (from ``fieldKeyBytes(_:)``), then
+    /// `leaf`.
+    func field(_ key: UnsafeRawBufferPointer, _ leaf: BinaryValue)
+}
+
+/// A generated type's keys as one sink writes them (``DirectFieldSink/fieldKeyBytes(_:)``), laid
+/// out once per type and engine.
+final class FieldKeyBytes {
+    /// Where each field's bytes start in `bytes`, and after the last, where they end.
+    private let starts: UnsafeMutableBufferPointer<Int>
+    private let bytes: UnsafeMutableRawBufferPointer
+    /// The number of fields.
+    let count: Int
+
+    /// `nil` when the sink has no bytes for one of `keys`.
+    init?(_ keys: [BinaryKey], for sink: any DirectFieldSink) {
+        var all: [UInt8] = []
+        var starts = [0]
+        for key in keys {
+            guard let written = sink.fieldKeyBytes(key) else { return nil }
+            all += written
+            starts.append(all.count)
+        }
+        count = keys.count
+        self.starts = .allocate(capacity: starts.count)
+        _ = self.starts.initialize(from: starts)
+        bytes = .allocate(byteCount: max(all.count, 1), alignment: 1)
+        bytes.copyBytes(from: all)
+    }
+
+    deinit {
+        starts.deallocate()
+        bytes.deallocate()
+    }
+
+    /// The bytes of field `field`, which the caller checked is in `0..<count`.
+    @inline(__always)
+    subscript(field: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[starts[field]..<starts[field &+ 1]])
+    }
+}
