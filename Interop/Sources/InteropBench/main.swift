@@ -5,8 +5,10 @@ import SwiftProtobuf
 
 // ProtobufEncoder/ProtobufDecoder against swift-protobuf's generated code on the Benchmarks/
 // payloads proto3 can express: P1i (one small message), P2 (1,000 records), P3 (100,000 ints,
-// doubles, bools), P5 (a chain of 50 nodes). Prints the median time per operation of each and the
-// ratio ours / swift-protobuf, and our v3 format on the same values (protobuf's own target). Run: swift run -c release --package-path Interop InteropBench
+// doubles, bools), P5 (a chain of 50 nodes). Prints the median time per operation of each (the
+// operations of a payload timed in interleaved rounds) and the ratio ours / swift-protobuf, and our
+// v3 format on the same values (protobuf's own target).
+// Run: swift run -c release --package-path Interop InteropBench
 
 // MARK: Codable mirrors of bench.proto
 
@@ -134,23 +136,30 @@ func chain(depth: Int) -> Node {
 
 // MARK: Timing
 
-/// The median over `runs` of the time per call of `body`, each run repeating it for ~50 ms.
-func median(runs: Int = 7, _ body: () throws -> Void) rethrows -> Double {
-    var iterations = 1
-    while true {
-        let start = DispatchTime.now().uptimeNanoseconds
-        for _ in 0..<iterations { try body() }
-        let elapsed = DispatchTime.now().uptimeNanoseconds - start
-        if elapsed > 50_000_000 { break }
-        iterations *= 2
+/// The median time per call of each of `bodies`, measured in interleaved rounds: each round
+/// times every body once for ~50 ms, so that a drift of the machine's speed during the run moves
+/// all of them alike (the ratios are what is read). `runs` rounds.
+func medians(runs: Int = 7, _ bodies: [() throws -> Void]) throws -> [Double] {
+    var iterations: [Int] = []
+    for body in bodies {
+        var n = 1
+        while true {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<n { try body() }
+            if DispatchTime.now().uptimeNanoseconds - start > 50_000_000 { break }
+            n *= 2
+        }
+        iterations.append(n)
     }
-    var samples: [Double] = []
+    var samples = [[Double]](repeating: [], count: bodies.count)
     for _ in 0..<runs {
-        let start = DispatchTime.now().uptimeNanoseconds
-        for _ in 0..<iterations { try body() }
-        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(iterations))
+        for (i, body) in bodies.enumerated() {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<iterations[i] { try body() }
+            samples[i].append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(iterations[i]))
+        }
     }
-    return samples.sorted()[runs / 2]
+    return samples.map { $0.sorted()[runs / 2] }
 }
 
 func format(_ ns: Double) -> String {
@@ -177,12 +186,16 @@ func compare<V: Codable & Equatable, M: SwiftProtobuf.Message & Equatable>(
         print("\(name): v3 does not round-trip; not timed")
         return
     }
-    let ourEncode = try median { _ = try encoder.encode(value) }
-    let theirEncode = try median { let _: Data = try message.serializedBytes() }
-    let v3Encode = try median { _ = try v3Encoder.encode(value) }
-    let ourDecode = try median { _ = try decoder.decode(V.self, from: theirs) }
-    let theirDecode = try median { _ = try M(serializedBytes: theirs) }
-    let v3Decode = try median { _ = try v3Decoder.decode(V.self, from: v3Bytes) }
+    let times = try medians([
+        { _ = try encoder.encode(value) },
+        { let _: Data = try message.serializedBytes() },
+        { _ = try v3Encoder.encode(value) },
+        { _ = try decoder.decode(V.self, from: theirs) },
+        { _ = try M(serializedBytes: theirs) },
+        { _ = try v3Decoder.decode(V.self, from: v3Bytes) },
+    ])
+    let (ourEncode, theirEncode, v3Encode) = (times[0], times[1], times[2])
+    let (ourDecode, theirDecode, v3Decode) = (times[3], times[4], times[5])
     func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2f×", a / b) }
     print(
         "| \(name) | \(ours.count) / \(theirs.count) | \(format(ourEncode)) | \(format(theirEncode)) | "
@@ -283,14 +296,18 @@ func compareGenerated<V: Codable & Equatable, G: Codable & Equatable, M: SwiftPr
         print("\(name): generated and Codable coding disagree; not timed")
         return
     }
-    let theirEncode = try median { let _: Data = try message.serializedBytes() }
-    let theirDecode = try median { _ = try M(serializedBytes: theirs) }
-    let genV3Encode = try median { _ = try v3Encoder.encode(generated) }
-    let genV3Decode = try median { _ = try v3Decoder.decode(G.self, from: v3Bytes) }
-    let genPbEncode = try median { _ = try pbEncoder.encode(generated) }
-    let genPbDecode = try median { _ = try pbDecoder.decode(G.self, from: theirs) }
-    let v3Encode = try median { _ = try v3Encoder.encode(value) }
-    let v3Decode = try median { _ = try v3Decoder.decode(V.self, from: v3Bytes) }
+    let times = try medians([
+        { let _: Data = try message.serializedBytes() },
+        { _ = try M(serializedBytes: theirs) },
+        { _ = try v3Encoder.encode(generated) },
+        { _ = try v3Decoder.decode(G.self, from: v3Bytes) },
+        { _ = try pbEncoder.encode(generated) },
+        { _ = try pbDecoder.decode(G.self, from: theirs) },
+        { _ = try v3Encoder.encode(value) },
+        { _ = try v3Decoder.decode(V.self, from: v3Bytes) },
+    ])
+    let (theirEncode, theirDecode, genV3Encode, genV3Decode) = (times[0], times[1], times[2], times[3])
+    let (genPbEncode, genPbDecode, v3Encode, v3Decode) = (times[4], times[5], times[6], times[7])
     func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2f×", a / b) }
     print(
         "| \(name) | \(format(theirEncode)) / \(format(theirDecode)) | "
