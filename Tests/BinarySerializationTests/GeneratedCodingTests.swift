@@ -345,4 +345,24 @@ private enum Coder: CaseIterable {
             #expect(try coder.decode(GPath.self, from: bytes) == path)
         }
     }
+
+    /// Protobuf takes a generated type's scalar fields in one call too: defaults are left out, an
+    /// optional at its default is written (presence), a generated type as a map's value is a
+    /// message of its own, and errors are the `Codable` path's.
+    @Test private func protobufFieldsInOneCall() throws {
+        let coder = Coder.protobuf
+        for (x, y) in [(0, 0), (0, 5), (-1, 0), (Int32.max, Int32.min)] {
+            let point = GPoint(x: x, y: y)
+            let bytes = try coder.encode(point)
+            #expect(bytes == (try coder.encode(CPoint(x: x, y: y))), "\(x) \(y)")
+            #expect(try coder.decode(GPoint.self, from: bytes) == point)
+        }
+        #expect(try coder.encode(GPoint(x: 0, y: 0)).isEmpty)
+        let map = PB1([3: GPoint(x: 1, y: 0), 0: GPoint(x: 0, y: 0)])
+        let twin = PB1([3: CPoint(x: 1, y: 0), 0: CPoint(x: 0, y: 0)])
+        #expect(try coder.encode(map) == coder.encode(twin))
+        #expect(try coder.decode(PB1<[Int: GPoint]>.self, from: coder.encode(map)) == map)
+        let twice = #expect(throws: EncodingError.self) { try coder.encode(GTwice(a: 0)) }
+        #expect(twice.map { "\($0)" }?.contains("GTwice.encode(to:)") == true)
+    }
 }

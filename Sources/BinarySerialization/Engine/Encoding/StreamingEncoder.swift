@@ -15,8 +15,10 @@ final class StreamingEncoder {
     let sink: any EncodingSink
     /// The sink's ``EncodingSink/needsTypeFacts``, asked once.
     let needsTypeFacts: Bool
-    /// The sink, if it takes generated types' primitive fields in one call.
-    let directFieldSink: V3Sink?
+    /// The sink, if it takes generated types' primitive fields in one call (v3's or protobuf's).
+    let directFieldSink: (any DirectFieldSink)?
+    let v3FieldSink: V3Sink?
+    let protobufFieldSink: ProtobufSink?
     @exclusivity(unchecked) private(set) var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     @exclusivity(unchecked) private(set) var maximumDepth = 0
     /// The open containers and encoders, outermost first. Ids grow along the stack and are never
@@ -86,7 +88,9 @@ final class StreamingEncoder {
     init(sink: any EncodingSink) {
         self.sink = sink
         needsTypeFacts = sink.needsTypeFacts
-        directFieldSink = needsTypeFacts ? nil : sink as? V3Sink
+        v3FieldSink = needsTypeFacts ? nil : sink as? V3Sink
+        protobufFieldSink = sink as? ProtobufSink
+        directFieldSink = v3FieldSink ?? protobufFieldSink
         frames.reserveCapacity(16)
         keys.reserveCapacity(16)
     }

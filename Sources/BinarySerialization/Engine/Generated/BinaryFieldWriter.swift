@@ -9,40 +9,39 @@ internal import TreeCoding
 public struct BinaryFieldWriter: ~Copyable {
     var container: StreamingKeyedContainer<BinaryKey>
     let keys: GeneratedKeys
-    /// The sink that takes fields in one call, when the keys have bytes for it, those bytes, and
-    /// the engine. Unmanaged: the engine holds the sink and `keys` the bytes, and the engine
-    /// outlives this writer; a retain and release of each per field measured 130 instructions.
-    private let direct: Unmanaged<V3Sink>?
+    /// The sink that takes fields in one call, when the keys have bytes for it (v3's or protobuf's),
+    /// those bytes, and the engine. Unmanaged: the engine holds the sink and `keys` the bytes, and
+    /// the engine outlives this writer; a retain and release of each per field measured 130
+    /// instructions.
+    private let v3: Unmanaged<V3Sink>?
+    private let protobuf: Unmanaged<ProtobufSink>?
     private let directKeys: Unmanaged<FieldKeyBytes>?
     private let engine: Unmanaged<StreamingEncoder>
     /// The frame id of the writer's keyed node.
     private let id: Int
-    /// With `direct`: the fields written so far, one bit each (a field written twice makes the
+    /// With `directKeys`: the fields written so far, one bit each (a field written twice makes the
     /// run give up, as a key written twice does).
     private var written: UInt64 = 0
 
     init(container: StreamingKeyedContainer<BinaryKey>, keys: GeneratedKeys) {
         self.container = container
         self.keys = keys
-        engine = Unmanaged.passUnretained(container.engine)
+        let engine = container.engine
+        self.engine = Unmanaged.passUnretained(engine)
         id = container.id
-        if let bytes = keys.direct, let sink = container.engine.directFieldSink {
-            direct = Unmanaged.passUnretained(sink)
-            directKeys = Unmanaged.passUnretained(bytes)
-        } else {
-            direct = nil
-            directKeys = nil
-        }
+        directKeys = keys.direct.map { Unmanaged.passUnretained($0) }
+        v3 = keys.direct != nil ? engine.v3FieldSink.map { Unmanaged.passUnretained($0) } : nil
+        protobuf = keys.direct != nil ? engine.protobufFieldSink.map { Unmanaged.passUnretained($0) } : nil
     }
 
     @inline(__always)
     private mutating func key(_ field: Int) throws -> BinaryKey {
         guard let key = keys[field] else { throw Self.noSuchField(field, container.codingPath) }
-        if direct != nil { try note(field) }
+        if directKeys != nil { try note(field) }
         return key
     }
 
-    /// Notes field `field` written; with `direct` only, where every field comes through here.
+    /// Notes field `field` written; with `directKeys` only, where every field comes through here.
     @inline(__always)
     private mutating func note(_ field: Int) throws {
         let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: field)
@@ -54,26 +53,30 @@ public struct BinaryFieldWriter: ~Copyable {
     /// written made once, or in one call to the sink.
     @inline(__always)
     private mutating func write(_ leaf: BinaryValue, _ field: Int) throws {
-        if let direct, let directKeys {
+        if let directKeys {
             let active = engine._withUnsafeGuaranteedRef { $0.activate(id) != nil }
             let count = directKeys._withUnsafeGuaranteedRef { $0.count }
             guard active, field >= 0, field < count else { try writeFailed(field) }
             try note(field)
             let key = directKeys._withUnsafeGuaranteedRef { $0[field] }
-            direct._withUnsafeGuaranteedRef { $0.field(key, leaf) }
+            if let v3 {
+                v3._withUnsafeGuaranteedRef { $0.field(key, leaf) }
+            } else if let protobuf {
+                protobuf._withUnsafeGuaranteedRef { $0.field(key, leaf) }
+            }
             return
         }
         guard let key = keys.written(field) else { throw Self.noSuchField(field, container.codingPath) }
         try container.write(leaf, written: key)
     }
 
-    /// An optional primitive field: with `direct`, its value when present (the sink needs no
-    /// type facts), else the container's `encodeIfPresent`.
+    /// An optional primitive field: in v3 its value when present (the sink needs no type facts),
+    /// else the container's `encodeIfPresent` (protobuf: a field with presence).
     @inline(__always)
     private mutating func writeIfPresent<V: Encodable>(
         _ value: V?, _ field: Int, _ leaf: (V) -> BinaryValue
     ) throws {
-        guard direct != nil else { return try container.encodeIfPresent(value, forKey: key(field)) }
+        guard v3 != nil else { return try container.encodeIfPresent(value, forKey: key(field)) }
         if let value { try write(leaf(value), field) }
     }
 

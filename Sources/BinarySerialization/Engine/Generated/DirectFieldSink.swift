@@ -3,9 +3,8 @@ internal import TreeCoding
 /// A sink that takes a generated type's primitive fields in one call each (``field(_:_:)``):
 /// the key's bytes, made once per type, then the value. What it writes is exactly what
 /// ``EncodingSink/key(_:)`` followed by ``EncodingSink/value(_:)`` writes for the field.
-///
-/// Only a sink that needs no type facts takes fields this way: for it, an optional field that is
-/// present is its value, and one that is absent writes nothing.
+/// (``BinaryFieldWriter`` calls v3's and protobuf's sinks as their own types: through this
+/// existential, a retain and a release per field.)
 protocol DirectFieldSink: EncodingSink {
     /// The bytes ``EncodingSink/key(_:)`` writes for `key`; `nil` when the format has none (the
     /// type's fields then go through the events, which report it).

@@ -785,3 +785,28 @@ extension ProtobufSink {
         }
     }
 }
+
+extension ProtobufSink: DirectFieldSink {
+    /// The field number, as four little-endian bytes: the tag depends on the value's wire type.
+    func fieldKeyBytes(_ key: BinaryKey) -> [UInt8]? {
+        guard let number = key.intValue, ProtobufWire.fieldNumbers.contains(number) else { return nil }
+        return withUnsafeBytes(of: UInt32(truncatingIfNeeded: number).littleEndian) { Array($0) }
+    }
+
+    /// `key(_:)` and `value(_:)` of a value's scalar field in a message; anything else (a tree, a
+    /// path being kept, a map entry, a value proto3 has no scalar for) takes those two events.
+    func field(_ key: UnsafeRawBufferPointer, _ leaf: BinaryValue) {
+        guard key.count == 4 else { return fail() }
+        let number = Int(UInt32(littleEndian: key.loadUnaligned(as: UInt32.self)))
+        let top = contexts.count &- 1
+        guard fromValue, tree == nil, pathKeys == nil, failure == nil, !nextIsOneOf, !nextEncodingChosen,
+            contexts[top].kind == .message, contexts[top].number == 0, !contexts[top].mapEntry,
+            let wire = ProtobufLeafWire(leaf, signedZigZagIsPlain: true)
+        else {
+            self.key(BinaryKey(intValue: number))
+            return value(leaf)
+        }
+        guard noteNumber(number, in: top) else { return }
+        if !wire.isDefault { writeTagged(number, wire) }
+    }
+}
