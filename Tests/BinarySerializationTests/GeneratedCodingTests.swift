@@ -332,6 +332,10 @@ private enum Coder: CaseIterable {
         let codable = #expect(throws: EncodingError.self) { try BinaryEncoder().encode(Negative(a: 1, b: "x")) }
         #expect(generated != nil)
         #expect(generated.map { "\($0)" } == codable.map { "\($0)" })
+        // v2 has bytes for a negative key.
+        for coder in [Coder.v2, .v2NilSets] {
+            #expect(try coder.encode(GNegativeKey(a: 1, b: "x")) == coder.encode(Negative(a: 1, b: "x")), "\(coder)")
+        }
     }
 
     @Test(arguments: Coder.allCases)

@@ -206,7 +206,7 @@ func compare<V: Codable & Equatable, M: SwiftProtobuf.Message & Equatable>(
 
 // `InteropBench --run PAYLOAD OPERATION K`: exactly K runs of one operation (P1i, P2 or P5, or
 // P1ig, P2g, P5g with generated coding; swiftprotobuf-encode, swiftprotobuf-decode, encode,
-// decode, v3encode or v3decode), for instruction counts under callgrind.
+// decode, v3encode, v3decode or v2encode), for instruction counts under callgrind.
 let arguments = CommandLine.arguments
 if arguments.count == 5, arguments[1] == "--run", let count = Int(arguments[4]) {
     func run<V: Codable>(_ value: V) throws {
@@ -219,6 +219,7 @@ if arguments.count == 5, arguments[1] == "--run", let count = Int(arguments[4]) 
             case "decode": _ = try ProtobufDecoder().decode(V.self, from: protobuf)
             case "v3encode": _ = try BinaryEncoder().encode(value)
             case "v3decode": _ = try BinaryDecoder().decode(V.self, from: v3)
+            case "v2encode": _ = try BinaryEncoder(format: .v2).encode(value)
             default: fatalError("unknown operation \(arguments[3])")
             }
         }

@@ -15,9 +15,10 @@ final class StreamingEncoder {
     let sink: any EncodingSink
     /// The sink's ``EncodingSink/needsTypeFacts``, asked once.
     let needsTypeFacts: Bool
-    /// The sink, if it takes generated types' primitive fields in one call (v3's or protobuf's).
+    /// The sink, if it takes generated types' primitive fields in one call, and as its own type.
     let directFieldSink: (any DirectFieldSink)?
     let v3FieldSink: V3Sink?
+    let v2FieldSink: V2Sink?
     let protobufFieldSink: ProtobufSink?
     @exclusivity(unchecked) private(set) var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     @exclusivity(unchecked) private(set) var maximumDepth = 0
@@ -89,8 +90,9 @@ final class StreamingEncoder {
         self.sink = sink
         needsTypeFacts = sink.needsTypeFacts
         v3FieldSink = needsTypeFacts ? nil : sink as? V3Sink
+        v2FieldSink = needsTypeFacts ? nil : sink as? V2Sink
         protobufFieldSink = sink as? ProtobufSink
-        directFieldSink = v3FieldSink ?? protobufFieldSink
+        directFieldSink = v3FieldSink ?? v2FieldSink ?? protobufFieldSink
         frames.reserveCapacity(16)
         keys.reserveCapacity(16)
     }

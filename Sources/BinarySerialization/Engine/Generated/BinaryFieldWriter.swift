@@ -9,11 +9,12 @@ internal import TreeCoding
 public struct BinaryFieldWriter: ~Copyable {
     var container: StreamingKeyedContainer<BinaryKey>
     let keys: GeneratedKeys
-    /// The sink that takes fields in one call, when the keys have bytes for it (v3's or protobuf's),
+    /// The sink that takes fields in one call, when the keys have bytes for it (v3's, v2's or protobuf's),
     /// those bytes, and the engine. Unmanaged: the engine holds the sink and `keys` the bytes, and
     /// the engine outlives this writer; a retain and release of each per field measured 130
     /// instructions.
     private let v3: Unmanaged<V3Sink>?
+    private let v2: Unmanaged<V2Sink>?
     private let protobuf: Unmanaged<ProtobufSink>?
     private let directKeys: Unmanaged<FieldKeyBytes>?
     private let engine: Unmanaged<StreamingEncoder>
@@ -31,6 +32,7 @@ public struct BinaryFieldWriter: ~Copyable {
         id = container.id
         directKeys = keys.direct.map { Unmanaged.passUnretained($0) }
         v3 = keys.direct != nil ? engine.v3FieldSink.map { Unmanaged.passUnretained($0) } : nil
+        v2 = keys.direct != nil ? engine.v2FieldSink.map { Unmanaged.passUnretained($0) } : nil
         protobuf = keys.direct != nil ? engine.protobufFieldSink.map { Unmanaged.passUnretained($0) } : nil
     }
 
@@ -61,6 +63,8 @@ public struct BinaryFieldWriter: ~Copyable {
             let key = directKeys._withUnsafeGuaranteedRef { $0[field] }
             if let v3 {
                 v3._withUnsafeGuaranteedRef { $0.field(key, leaf) }
+            } else if let v2 {
+                v2._withUnsafeGuaranteedRef { $0.field(key, leaf) }
             } else if let protobuf {
                 protobuf._withUnsafeGuaranteedRef { $0.field(key, leaf) }
             }
@@ -70,13 +74,13 @@ public struct BinaryFieldWriter: ~Copyable {
         try container.write(leaf, written: key)
     }
 
-    /// An optional primitive field: in v3 its value when present (the sink needs no type facts),
-    /// else the container's `encodeIfPresent` (protobuf: a field with presence).
+    /// An optional primitive field: in v3 and v2 its value when present (the sink needs no type
+    /// facts), else the container's `encodeIfPresent` (protobuf: a field with presence).
     @inline(__always)
     private mutating func writeIfPresent<V: Encodable>(
         _ value: V?, _ field: Int, _ leaf: (V) -> BinaryValue
     ) throws {
-        guard v3 != nil else { return try container.encodeIfPresent(value, forKey: key(field)) }
+        guard v3 != nil || v2 != nil else { return try container.encodeIfPresent(value, forKey: key(field)) }
         if let value { try write(leaf(value), field) }
     }
 

@@ -3,8 +3,8 @@ internal import TreeCoding
 /// A sink that takes a generated type's primitive fields in one call each (``field(_:_:)``):
 /// the key's bytes, made once per type, then the value. What it writes is exactly what
 /// ``EncodingSink/key(_:)`` followed by ``EncodingSink/value(_:)`` writes for the field.
-/// (``BinaryFieldWriter`` calls v3's and protobuf's sinks as their own types: through this
-/// existential, a retain and a release per field.)
+/// (``BinaryFieldWriter`` calls each format's sink as its own type: through this existential, a
+/// retain and a release per field.)
 protocol DirectFieldSink: EncodingSink {
     /// The bytes ``EncodingSink/key(_:)`` writes for `key`; `nil` when the format has none (the
     /// type's fields then go through the events, which report it).

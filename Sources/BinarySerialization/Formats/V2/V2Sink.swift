@@ -144,17 +144,23 @@ final class V2Sink: ByteSink {
     func key(_ key: BinaryKey) {
         guard keyAt < 0, contexts[contexts.count &- 1].kind == .keyed else { return fail() }
         keyAt = buffer.count
+        if !Self.append(key, to: &buffer), let i = key.intValue {
+            // Not an error yet: a field v2 leaves out writes no key.
+            keyIsInvalid = true
+            invalidKey = i
+        }
+    }
+
+    /// Appends a key's bytes with wire type 0; `false` for an integer key v2 has none for.
+    @inline(__always)
+    private static func append(_ key: BinaryKey, to buffer: inout GrowingBuffer) -> Bool {
         if let i = key.intValue {
-            guard let bits = V2Framing.intKeyPrefix(i, .varint) else {
-                // Not an error yet: a field v2 leaves out writes no key.
-                keyIsInvalid = true
-                invalidKey = i
-                return
-            }
+            guard let bits = V2Framing.intKeyPrefix(i, .varint) else { return false }
             buffer.append(varintSize(bits)) { w in w.varint(bits) }
         } else {
             buffer.appendStringKey(key.stringValue) { count in V2Framing.stringKeyPrefix(byteCount: count) }
         }
+        return true
     }
 
     /// Completes the waiting key with its value's wire type.
@@ -404,6 +410,36 @@ final class V2Sink: ByteSink {
                 }
             }
             w.bytes(buffer.bytes(copied..<buffer.count))
+        }
+    }
+}
+
+extension V2Sink: DirectFieldSink {
+    func fieldKeyBytes(_ key: BinaryKey) -> [UInt8]? {
+        var bytes = GrowingBuffer(initialCapacity: 16)
+        guard Self.append(key, to: &bytes), !bytes.failed else { return nil }
+        return Array(bytes.bytes(0..<bytes.count))
+    }
+
+    /// The key with its value's wire type, then the value: `key(_:)` and `value(_:)` inside a keyed
+    /// node (a primitive is never left out). Anywhere else the sink fails, and the run starts again
+    /// through the tree.
+    func field(_ key: UnsafeRawBufferPointer, _ leaf: BinaryValue) {
+        let top = contexts.count &- 1
+        guard keyAt < 0, contexts[top].kind == .keyed, let first = key.first else { return fail() }
+        let wire = V2WireType.of(leaf).rawValue
+        if case .string(let string) = leaf {
+            buffer.append(key.count) { w in
+                w.byte(first | wire)
+                for byte in key.dropFirst() { w.byte(byte) }
+            }
+            return write(string, contexts[top].children)
+        }
+        guard let size = Scalars.size(of: leaf) else { return fail() }
+        buffer.append(key.count &+ size) { w in
+            w.byte(first | wire)
+            for byte in key.dropFirst() { w.byte(byte) }  // a key is a few bytes: no call to copy them
+            Scalars.write(leaf, to: &w)
         }
     }
 }
