@@ -3,7 +3,7 @@ internal import TreeCoding
 
 /// Writes a generated type's fields (``GeneratedBinaryCodable``): the keyed container the
 /// `Codable` path would get, reached without an existential, with the type's keys made once.
-/// Where the sink takes fields in one call (``DirectFieldSink``), a primitive field is that call.
+/// Where the sink takes fields in one call (a direct field sink), a primitive field is that call.
 ///
 /// Not copyable, so that it cannot outlive ``GeneratedBinaryCodable/encodeBinaryFields(to:)``.
 public struct BinaryFieldWriter: ~Copyable {
