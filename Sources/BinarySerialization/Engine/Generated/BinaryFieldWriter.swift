@@ -43,7 +43,8 @@ public struct BinaryFieldWriter: ~Copyable {
         return key
     }
 
-    /// Notes field `field` written; with `directKeys` only, where every field comes through here.
+    /// Notes field `field` written; with `directKeys` only, where every field comes through here
+    /// and `field` is one of at most 64 keys (checked by the caller).
     @inline(__always)
     private mutating func note(_ field: Int) throws {
         let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: field)

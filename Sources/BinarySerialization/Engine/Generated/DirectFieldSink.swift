@@ -15,6 +15,15 @@ protocol DirectFieldSink: EncodingSink {
     func field(_ key: UnsafeRawBufferPointer, _ leaf: BinaryValue)
 }
 
+extension DirectFieldSink {
+    /// The bytes `append` writes into an empty buffer; `nil` when it has none to write.
+    static func bytes(writtenBy append: (inout GrowingBuffer) -> Bool) -> [UInt8]? {
+        var buffer = GrowingBuffer(initialCapacity: 16)
+        guard append(&buffer), !buffer.failed else { return nil }
+        return Array(buffer.bytes(0..<buffer.count))
+    }
+}
+
 /// A generated type's keys as one sink writes them (``DirectFieldSink/fieldKeyBytes(_:)``), laid
 /// out once per type and engine.
 final class FieldKeyBytes {

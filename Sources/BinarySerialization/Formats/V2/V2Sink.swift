@@ -416,9 +416,7 @@ final class V2Sink: ByteSink {
 
 extension V2Sink: DirectFieldSink {
     func fieldKeyBytes(_ key: BinaryKey) -> [UInt8]? {
-        var bytes = GrowingBuffer(initialCapacity: 16)
-        guard Self.append(key, to: &bytes), !bytes.failed else { return nil }
-        return Array(bytes.bytes(0..<bytes.count))
+        Self.bytes { Self.append(key, to: &$0) }
     }
 
     /// The key with its value's wire type, then the value: `key(_:)` and `value(_:)` inside a keyed

@@ -219,9 +219,7 @@ final class V3Sink: ByteSink {
 
 extension V3Sink: DirectFieldSink {
     func fieldKeyBytes(_ key: BinaryKey) -> [UInt8]? {
-        var bytes = GrowingBuffer(initialCapacity: 16)
-        guard Self.append(key, to: &bytes), !bytes.failed else { return nil }
-        return Array(bytes.bytes(0..<bytes.count))
+        Self.bytes { Self.append(key, to: &$0) }
     }
 
     /// The key, then the leaf as an element: `key(_:)` and `value(_:)` inside a keyed node.
