@@ -199,6 +199,58 @@ private struct GNegativeKey: Codable, GeneratedBinaryCodable {
     init(a: Int, b: String) { (self.a, self.b) = (a, b) }
 }
 
+/// An optional between two fields: v3 reads it in place, or learns it is absent by looking at
+/// the few entries left.
+private struct GOptional: Codable, GeneratedBinaryCodable {
+    var a: Int32
+    var b: String?
+    var c: Int32
+    enum CodingKeys: Int, CodingKey { case a = 1, b, c }
+    static var binaryCodingKeys: [any CodingKey] { [CodingKeys.a, CodingKeys.b, CodingKeys.c] }
+    func encodeBinaryFields(to fields: inout BinaryFieldWriter) throws {
+        try fields.encode(a, at: 0)
+        try fields.encodeIfPresent(b, at: 1)
+        try fields.encode(c, at: 2)
+    }
+    init(binaryFields fields: inout BinaryFieldReader) throws {
+        a = try fields.decode(Int32.self, at: 0)
+        b = try fields.decodeIfPresent(String.self, at: 1)
+        c = try fields.decode(Int32.self, at: 2)
+    }
+}
+
+private struct COptional: Codable {
+    var a: Int32
+    var b: String?
+    var c: Int32
+    enum CodingKeys: Int, CodingKey { case a = 1, b, c }
+}
+
+/// A keyed container of whatever entries a test lists, in its order: integer keys, each an
+/// `Int32` or a string.
+private struct Entries: Encodable {
+    enum Value { case int(Int32), string(String) }
+    struct Key: CodingKey {
+        var intValue: Int?
+        var stringValue: String { "\(intValue ?? 0)" }
+        init(intValue: Int) { self.intValue = intValue }
+        init?(stringValue: String) { nil }
+    }
+    var entries: [(Int, Value)]
+
+    init(_ entries: [(Int, Value)]) { self.entries = entries }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (key, value) in entries {
+            switch value {
+            case .int(let i): try container.encode(i, forKey: Key(intValue: key))
+            case .string(let s): try container.encode(s, forKey: Key(intValue: key))
+            }
+        }
+    }
+}
+
 private enum Coder: CaseIterable {
     case v3, v2, v2NilSets, protobuf
 
@@ -290,6 +342,73 @@ private enum Coder: CaseIterable {
             }
             let codable = #expect(throws: DecodingError.self) { try BinaryDecoder().decode(CRecord.self, from: prefix) }
             #expect(generated.map(String.init(describing:)) == codable.map(String.init(describing:)), "cut at \(cut)")
+        }
+    }
+
+    /// What v3 decoding of `bytes` gives: the value re-encoded, or the error's description with
+    /// the names of the generated types and their twins left out (an error names the type).
+    private static func outcome<T: Codable>(_ type: T.Type, _ bytes: Data) -> String {
+        do { return "\(Array(try BinaryEncoder().encode(BinaryDecoder().decode(type, from: bytes))))" } catch {
+            var text = "\(error)"
+            for name in ["Optional", "Record", "Point"] {
+                text = text.replacingOccurrences(of: "G\(name)", with: name)
+                text = text.replacingOccurrences(of: "C\(name)", with: name)
+            }
+            return text
+        }
+    }
+
+    /// v3 reads a generated type's fields in place while they come in order; any other input
+    /// (fields out of order, unknown keys, a key twice, an absent field, a bad value, bytes cut
+    /// short) ends as the `Codable` path ends: the same value, or the same error.
+    @Test private func v3ReadsFieldsInPlaceOrAsTheCodablePath() throws {
+        let many = (10..<30).map { ($0, Entries.Value.int(Int32($0))) }
+        let inputs: [[(Int, Entries.Value)]] = [
+            [(1, .int(3)), (2, .string("x")), (3, .int(5))],
+            [(1, .int(3)), (3, .int(5))],  // b absent
+            [(3, .int(5)), (1, .int(3))],  // out of order
+            [(1, .int(3)), (3, .int(5)), (2, .string("late"))],  // b after c
+            [(1, .int(3)), (9, .int(1)), (3, .int(5))],  // an unknown key between
+            [(1, .int(3)), (3, .int(5)), (9, .string("unknown"))],  // an unknown key after
+            [(1, .int(3))] + many + [(3, .int(5))],  // more unknown keys than the cursor looks at
+            [(1, .int(3)), (3, .int(5))] + many + [(2, .string("far"))],
+            [(1, .int(3)), (1, .int(4)), (3, .int(5))],  // a key twice
+            [(1, .int(3)), (3, .int(5)), (3, .int(6))],  // a key twice, after the last field read
+            [(1, .int(3)), (2, .string("x"))],  // c missing
+            [(1, .string("not an Int32")), (3, .int(5))],  // a bad value
+            [(1, .int(3)), (2, .int(7)), (3, .int(5))],  // an Int32 where a string is
+        ]
+        for entries in inputs {
+            let bytes = try BinaryEncoder().encode(Entries(entries))
+            // Whole, and cut short everywhere: the cursor meets the end at every byte.
+            for cut in 0...bytes.count {
+                let input = bytes.prefix(cut)
+                #expect(
+                    Self.outcome(GOptional.self, input) == Self.outcome(COptional.self, input),
+                    "\(Array(bytes)) cut at \(cut)")
+            }
+        }
+        // A golden case: read in place, and the same bytes written back.
+        let bytes = Data([0x02, 0x02, 0x06, 0x04, 0x02, 0x78, 0x06, 0x02, 0x0a])
+        let value = try BinaryDecoder().decode(GOptional.self, from: bytes)
+        #expect((value.a, value.b, value.c) == (3, "x", 5))
+        #expect(try BinaryEncoder().encode(value) == bytes)
+    }
+
+    /// A nested value's error is reported as the `Codable` path reports it, also when the
+    /// container around it does not frame (a length past the end after the nested value).
+    @Test private func aNestedErrorAndAFramingErrorAfterIt() throws {
+        let record = Self.records(seed: 48, count: 1)[0]
+        var bytes = [UInt8](try BinaryEncoder().encode(record))
+        // The last byte of `position`'s first field made a varint that goes on, then the end cut.
+        let generated = try BinaryEncoder().encode(record.position)
+        guard let at = bytes.firstRange(of: Array(generated))?.lowerBound else {
+            Issue.record("no position bytes")
+            return
+        }
+        bytes[at + 2] |= 0x80
+        for input in [Data(bytes), Data(bytes.prefix(at + 3)), Data(bytes.dropLast())] {
+            #expect(Self.outcome(GRecord.self, input) == Self.outcome(CRecord.self, input))
         }
     }
 

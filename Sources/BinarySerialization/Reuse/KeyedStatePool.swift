@@ -102,13 +102,14 @@ final class KeyedStatePool {
     /// The free slot, its state opened on `node` and taken.
     @inline(__always)
     private func openSlot(
-        _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+        _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?,
+        defersFraming: Bool = false
     ) throws -> UnsafeMutablePointer<Slot> {
         let slot = freeSlot(impl)
         // The slot's references are read without counting: the slot holds them, and nothing
         // changes it before this returns.
         try Unmanaged.passUnretained(slot.pointee.state)._withUnsafeGuaranteedRef {
-            try $0.open(&node, impl: impl, parent: parent, step: step)
+            try $0.open(&node, impl: impl, parent: parent, step: step, defersFraming: defersFraming)
         }
         inUse += 1
         return slot
@@ -116,10 +117,10 @@ final class KeyedStatePool {
 
     /// A state opened on `node` for a reader that needs no box (generated code), taken as
     /// ``container(_:_:impl:parent:step:)`` takes it.
-    func openState(_ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?)
-        throws -> KeyedContainerState
-    {
-        try openSlot(&node, impl: impl, parent: parent, step: step).pointee.state
+    func openState(
+        _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?, defersFraming: Bool
+    ) throws -> KeyedContainerState {
+        try openSlot(&node, impl: impl, parent: parent, step: step, defersFraming: defersFraming).pointee.state
     }
 
     /// A container of `Key` opened on `node`, at `step` below `parent`: on the state at this

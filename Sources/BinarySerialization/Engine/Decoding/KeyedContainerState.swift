@@ -35,6 +35,9 @@ final class KeyedContainerState {
     /// container.
     @exclusivity(unchecked) private(set) var openedNode: ByteNode?
     @exclusivity(unchecked) private(set) var memberValue: ByteNode?
+    /// The bytes of a container opened unframed, for a reader that reads them in place until it
+    /// asks for ``frameDeferred()`` (``BinaryFieldReader``); nothing else reads the state before.
+    @exclusivity(unchecked) private var deferred: ByteNode?
 
     init(impl: TreeDecoderImpl) {
         self.impl = impl
@@ -66,8 +69,12 @@ final class KeyedContainerState {
     @inline(never)
     private func closed() -> DecodingError { DecodingSession.closedError(path.path) }
 
-    /// Opens the keyed container stored in `node`, at `step` below `parent`.
-    func open(_ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?) throws {
+    /// Opens the keyed container stored in `node`, at `step` below `parent`; with
+    /// `defersFraming`, a byte node's entries are framed only by ``frameDeferred()``.
+    func open(
+        _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?,
+        defersFraming: Bool = false
+    ) throws {
         // Usually the decoder of the state's last use: then no retain and release.
         if self.impl !== impl { self.impl = impl }
         // A path node of the last use may still refer to the path: then it keeps it.
@@ -76,6 +83,10 @@ final class KeyedContainerState {
         hint = 0
         dropLastView()
         if case .bytes(var bytes) = node, let format = impl.format {
+            if defersFraming {
+                deferred = bytes
+                return
+            }
             // The common case, framed here: a `KeyedView` made and dropped would retain and
             // release the storage.
             try openBytes(&bytes, format)
@@ -97,6 +108,15 @@ final class KeyedContainerState {
             view = opened
             viewIsClosed = false
         }
+    }
+
+    /// Frames the entries of a container opened with `defersFraming`, as ``open(_:impl:parent:step:defersFraming:)``
+    /// would have; nothing for any other.
+    func frameDeferred() throws {
+        guard var bytes = deferred, let format = impl.format else { return }
+        deferred = nil
+        try openBytes(&bytes, format)
+        if impl.formatNeedsFacts { try noteOpened(bytes) }
     }
 
     /// Notes the node the container was framed from (for protobuf, which may have merged it).
@@ -182,6 +202,7 @@ final class KeyedContainerState {
     @inline(__always)
     private func dropLastView() {
         scanned = nil
+        deferred = nil
         if recording != nil { recording = nil }
         closeView()
         if !isKnownUniquelyReferenced(&storage) { storage = KeyedEntries() }
@@ -201,6 +222,7 @@ final class KeyedContainerState {
         impl = idle
         openedNode = nil
         memberValue = nil
+        deferred = nil
         dropPath()
         closeView()
         recording = nil

@@ -316,17 +316,39 @@ final class TreeDecoderImpl: Decoder {
     /// A value of a type with generated code, read by ``GeneratedBinaryCodable/init(binaryFields:)``
     /// from the keyed container its `init(from:)` would ask for. Out of line: the reader would take
     /// room in ``decodeWithInit(_:from:parent:step:)``'s frame (one per level of a nested value).
+    ///
+    /// From v3 bytes, the reader reads the fields in place (``V3FieldCursor``) and the container
+    /// is framed only if it must be; the entries it did not get to are framed once the type is
+    /// done, so that what the framing rejects is rejected either way.
     @inline(never)
     private func decodeGenerated<G: GeneratedBinaryCodable, T>(_ type: G.Type, as: T.Type) throws -> T {
         try checkOpen()
         opened = true
         let state: KeyedContainerState
-        let keys = typeFacts.generatedKeys.keys(of: G.self)
-        do { state = try session.keyedState(&node, keys: keys, impl: self, parent: pathParent, step: pathStep) } catch {
-            throw decodingError(error, T.self, pathNode.path)
+        let keys = typeFacts.generatedKeys.keys(of: G.self, forDecoding: true)
+        let cursor = V3FieldCursor.on(node, format: format, keys: keys.v3Read)
+        do {
+            state = try session.keyedState(
+                &node, keys: keys, impl: self, parent: pathParent, step: pathStep, defersFraming: cursor != nil)
+        } catch {
+            throw framingError(error, of: keys)
         }
-        var fields = BinaryFieldReader(container: TreeKeyedDecodingContainer(state: state), keys: keys)
-        return try sameType(G(binaryFields: &fields), as: T.self, parent: pathParent, step: pathStep)
+        var fields = BinaryFieldReader(container: TreeKeyedDecodingContainer(state: state), keys: keys, cursor: cursor)
+        let value = try sameType(G(binaryFields: &fields), as: T.self, parent: pathParent, step: pathStep)
+        try fields.finish()
+        return value
+    }
+
+    /// The error of framing the keyed container of the current value, a generated type's of
+    /// `keys`: the field whose value could not be framed is named only when the type has it
+    /// (``DecodingSession/namingOnlyKeys(_:isKey:)``).
+    @inline(never)
+    func framingError(_ error: any Error, of keys: GeneratedKeys) -> any Error {
+        var error = error
+        if let wire = error as? WireFormatError, wire.key != nil {
+            error = DecodingSession.namingOnlyKeys(wire, isKey: keys.contains)
+        }
+        return decodingError(error, keys.type, pathNode.path)
     }
 
     /// The element type `T`'s unkeyed containers hold, when known in advance (SIMD vectors).
@@ -444,26 +466,27 @@ final class DecodingSession {
         }
     }
 
-    /// A keyed container's state opened on `node`, for generated code reading `keys`.
+    /// A keyed container's state opened on `node`, for generated code reading `keys`; its
+    /// errors are ``TreeDecoderImpl/framingError(_:of:)``'s to report.
     func keyedState(
         _ node: inout DecodingNode, keys: GeneratedKeys, impl: TreeDecoderImpl, parent: CodingPathNode,
-        step: PathStep?
+        step: PathStep?, defersFraming: Bool
     ) throws -> KeyedContainerState {
-        do {
-            if !hasEnded { return try keyedStates.openState(&node, impl: impl, parent: parent, step: step) }
-            return try unpooledState(&node, impl: impl, parent: parent, step: step)
-        } catch let error as WireFormatError where error.key != nil {
-            throw Self.namingOnlyKeys(error, isKey: keys.contains)
+        if !hasEnded {
+            return try keyedStates.openState(
+                &node, impl: impl, parent: parent, step: step, defersFraming: defersFraming)
         }
+        return try unpooledState(&node, impl: impl, parent: parent, step: step, defersFraming: defersFraming)
     }
 
     /// The run has ended (a tree's container kept past it opens another): a state of its own, in
     /// no pool.
     private func unpooledState(
-        _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?
+        _ node: inout DecodingNode, impl: TreeDecoderImpl, parent: CodingPathNode, step: PathStep?,
+        defersFraming: Bool = false
     ) throws -> KeyedContainerState {
         let state = KeyedContainerState(impl: impl)
-        try state.open(&node, impl: impl, parent: parent, step: step)
+        try state.open(&node, impl: impl, parent: parent, step: step, defersFraming: defersFraming)
         return state
     }
 

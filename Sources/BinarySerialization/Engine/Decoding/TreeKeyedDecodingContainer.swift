@@ -146,7 +146,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// of ``scalar(_:_:)`` per type is a few kilobytes: a value with fields of six types missed
     /// the instruction cache in each.)
     @inline(__always)
-    private func fixedSizeScalar<S: FixedSizeScalar>(_ type: S.Type, _ key: Key) throws -> S {
+    func fixedSizeScalar<S: FixedSizeScalar>(_ type: S.Type, _ key: Key) throws -> S {
         S(bits: try scalarBits(S.scalarKind, type, key))
     }
 
@@ -204,7 +204,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     // `decodeIfPresent` with one lookup (the default implementation looks the key up three times).
 
     @inline(__always)
-    private func scalarIfPresent<S: ScalarDecodable>(_ type: S.Type, _ key: Key) throws -> S? {
+    func scalarIfPresent<S: ScalarDecodable>(_ type: S.Type, _ key: Key) throws -> S? {
         if let format = state.scannedFormat {
             try state.checkOpen()
             if state.isRecorded { return try recordedScalar(type, key, nilIsAbsent: true) }

@@ -24,25 +24,30 @@ extension DirectFieldSink {
     }
 }
 
-/// A generated type's keys as one sink writes them (``DirectFieldSink/fieldKeyBytes(_:)``), laid
-/// out once per type and engine.
+/// A generated type's keys as one format writes them (``DirectFieldSink/fieldKeyBytes(_:)``), laid
+/// out once per type and engine (or, for reading, per type and thread).
 final class FieldKeyBytes {
     /// Where each field's bytes start in `bytes`, and after the last, where they end.
     private let starts: UnsafeMutableBufferPointer<Int>
     private let bytes: UnsafeMutableRawBufferPointer
     /// The number of fields.
     let count: Int
+    /// Whether no two fields have the same bytes (a reader matches a field by its bytes alone).
+    let areDistinct: Bool
 
-    /// `nil` when the sink has no bytes for one of `keys`.
-    init?(_ keys: [BinaryKey], for sink: any DirectFieldSink) {
+    /// `nil` when `bytesOf` has no bytes for one of `keys`.
+    init?(_ keys: [BinaryKey], bytesOf: (BinaryKey) -> [UInt8]?) {
         var all: [UInt8] = []
         var starts = [0]
+        var seen = Set<[UInt8]>()
         for key in keys {
-            guard let written = sink.fieldKeyBytes(key) else { return nil }
+            guard let written = bytesOf(key) else { return nil }
+            seen.insert(written)
             all += written
             starts.append(all.count)
         }
         count = keys.count
+        areDistinct = seen.count == keys.count
         self.starts = .allocate(capacity: starts.count)
         _ = self.starts.initialize(from: starts)
         bytes = .allocate(byteCount: max(all.count, 1), alignment: 1)

@@ -25,22 +25,28 @@ public protocol GeneratedBinaryCodable: Codable {
 
 /// A generated type's keys as the coders use them, made once per type and thread.
 final class GeneratedKeys {
+    /// The type, as decoding errors name it.
+    let type: any GeneratedBinaryCodable.Type
     let keys: [BinaryKey]
     /// The keys as a format writes them (``BinaryKey/init(writtenAs:)``), for primitive fields.
     let written: [BinaryKey]
     /// The keys as the engine's ``DirectFieldSink`` writes them; `nil` without one, for a key it
     /// has no bytes for, or past 64 fields (the writer notes written fields in one word).
     let direct: FieldKeyBytes?
+    /// For decoding: the keys as v3 writes them, for ``V3FieldCursor``; `nil` past 64 fields, for
+    /// a key v3 cannot write, or when two fields have the same bytes.
+    let v3Read: FieldKeyBytes?
 
-    init(_ type: any GeneratedBinaryCodable.Type, directSink: (any DirectFieldSink)?) {
+    init(_ type: any GeneratedBinaryCodable.Type, directSink: (any DirectFieldSink)?, forDecoding: Bool = false) {
+        self.type = type
         let codingKeys = type.binaryCodingKeys
         keys = codingKeys.map { BinaryKey($0) }
-        written = codingKeys.map { BinaryKey(writtenAs: $0) }
-        if let directSink, keys.count <= 64 {
-            direct = FieldKeyBytes(written, for: directSink)
-        } else {
-            direct = nil
-        }
+        let written = codingKeys.map { BinaryKey(writtenAs: $0) }
+        self.written = written
+        let fits = codingKeys.count <= 64
+        direct = fits ? directSink.flatMap { sink in FieldKeyBytes(written, bytesOf: sink.fieldKeyBytes) } : nil
+        let read = fits && forDecoding ? FieldKeyBytes(written, bytesOf: V3Sink.keyBytes) : nil
+        v3Read = read?.areDistinct == true ? read : nil
     }
 
     /// Key `field`, or `nil` when generated code names a field the type does not have.
@@ -66,11 +72,11 @@ final class GeneratedKeys {
 extension TypeFactCache<GeneratedKeys> {
     /// The keys of `type`, made on first use and remembered when a slot is free.
     mutating func keys(
-        of type: any GeneratedBinaryCodable.Type, directSink: (any DirectFieldSink)? = nil
+        of type: any GeneratedBinaryCodable.Type, directSink: (any DirectFieldSink)? = nil, forDecoding: Bool = false
     ) -> GeneratedKeys {
         let id = ObjectIdentifier(type)
         if let known = fact(for: id) { return known }
-        let keys = GeneratedKeys(type, directSink: directSink)
+        let keys = GeneratedKeys(type, directSink: directSink, forDecoding: forDecoding)
         if RetentionLimits.reuses { remember(keys, for: id) }
         return keys
     }

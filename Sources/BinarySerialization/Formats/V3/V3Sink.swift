@@ -218,8 +218,11 @@ final class V3Sink: ByteSink {
 }
 
 extension V3Sink: DirectFieldSink {
-    func fieldKeyBytes(_ key: BinaryKey) -> [UInt8]? {
-        Self.bytes { Self.append(key, to: &$0) }
+    func fieldKeyBytes(_ key: BinaryKey) -> [UInt8]? { Self.keyBytes(key) }
+
+    /// The bytes of `key` in a keyed container (``V3FieldCursor`` matches them as they are read).
+    static func keyBytes(_ key: BinaryKey) -> [UInt8]? {
+        bytes { append(key, to: &$0) }
     }
 
     /// The key, then the leaf as an element: `key(_:)` and `value(_:)` inside a keyed node.
