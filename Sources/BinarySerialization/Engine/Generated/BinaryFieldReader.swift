@@ -52,14 +52,14 @@ public struct BinaryFieldReader: ~Copyable {
         if let cursor, !cursor.isAtEnd { try frame() }
     }
 
-    /// A primitive read in place by `read` when it is the next entry; else (or when `read` fails)
-    /// read from the framed container by `framed`.
+    /// A primitive read in place by `read` when it is the next entry; else (or when `read` finds
+    /// none) read from the framed container by `framed`.
     @inline(__always)
     private mutating func primitive<S>(
-        _ field: Int, _ read: (inout ByteNode) throws -> S,
+        _ field: Int, _ read: (V3FieldCursor, V3Element) -> S?,
         framed: (TreeKeyedDecodingContainer<BinaryKey>, BinaryKey) throws -> S
     ) throws -> S {
-        if var node = cursor?.next(field), let value = try? read(&node) { return value }
+        if let cursor, let element = self.cursor?.next(field), let value = read(cursor, element) { return value }
         try frame()
         return try framed(container, key(field))
     }
@@ -68,14 +68,14 @@ public struct BinaryFieldReader: ~Copyable {
     /// absent.
     @inline(__always)
     private mutating func primitiveIfPresent<S>(
-        _ field: Int, _ read: (inout ByteNode) throws -> S,
+        _ field: Int, _ read: (V3FieldCursor, V3Element) -> S?,
         framed: (TreeKeyedDecodingContainer<BinaryKey>, BinaryKey) throws -> S?
     ) throws -> S? {
-        if cursor != nil {
-            if var node = cursor?.next(field) {
-                if node.tag == V3Format.nilElement { return nil }
-                if let value = try? read(&node) { return value }
-            } else if cursor?.isAbsent(field) == true {
+        if let cursor {
+            if let element = self.cursor?.next(field) {
+                if element.tag == V3Format.nilElement { return nil }
+                if let value = read(cursor, element) { return value }
+            } else if self.cursor?.isAbsent(field) == true {
                 return nil
             }
             try frame()
@@ -86,15 +86,13 @@ public struct BinaryFieldReader: ~Copyable {
     @inline(__always)
     private mutating func fixedSize<S: FixedSizeScalar>(_ type: S.Type, _ field: Int) throws -> S {
         try primitive(
-            field, { S(bits: try V3Format.decodeBits(&$0, S.scalarKind)) },
-            framed: { try $0.fixedSizeScalar(S.self, $1) })
+            field, { $0.bits(S.scalarKind, of: $1).map(S.init(bits:)) }, framed: { try $0.fixedSizeScalar(S.self, $1) })
     }
 
     @inline(__always)
     private mutating func fixedSizeIfPresent<S: FixedSizeScalar>(_ type: S.Type, _ field: Int) throws -> S? {
         try primitiveIfPresent(
-            field, { S(bits: try V3Format.decodeBits(&$0, S.scalarKind)) },
-            framed: { try $0.scalarIfPresent(S.self, $1) })
+            field, { $0.bits(S.scalarKind, of: $1).map(S.init(bits:)) }, framed: { try $0.scalarIfPresent(S.self, $1) })
     }
 
     /// A value of `T` at `field`'s element, decoded in place; an error frames the container
@@ -117,7 +115,7 @@ public struct BinaryFieldReader: ~Copyable {
         try fixedSize(type, field)
     }
     public mutating func decode(_ type: String.Type, at field: Int) throws -> String {
-        try primitive(field, { try V3Format.decodeString(&$0) }, framed: { try $0.decode(type, forKey: $1) })
+        try primitive(field, { $0.string($1) }, framed: { try $0.decode(type, forKey: $1) })
     }
     public mutating func decode(_ type: Double.Type, at field: Int) throws -> Double {
         try fixedSize(type, field)
@@ -156,7 +154,7 @@ public struct BinaryFieldReader: ~Copyable {
         try fixedSize(type, field)
     }
     public mutating func decode<T: Decodable>(_ type: T.Type, at field: Int) throws -> T {
-        if let node = cursor?.next(field) { return try nested(type, node, field) }
+        if let cursor, let element = self.cursor?.next(field) { return try nested(type, cursor.node(element), field) }
         try frame()
         return try container.decode(type, forKey: key(field))
     }
@@ -166,7 +164,7 @@ public struct BinaryFieldReader: ~Copyable {
     }
     public mutating func decodeIfPresent(_ type: String.Type, at field: Int) throws -> String? {
         try primitiveIfPresent(
-            field, { try V3Format.decodeString(&$0) }, framed: { try $0.decodeIfPresent(type, forKey: $1) })
+            field, { $0.string($1) }, framed: { try $0.decodeIfPresent(type, forKey: $1) })
     }
     public mutating func decodeIfPresent(_ type: Double.Type, at field: Int) throws -> Double? {
         try fixedSizeIfPresent(type, field)
@@ -207,9 +205,9 @@ public struct BinaryFieldReader: ~Copyable {
     /// As `decodeIfPresent(_:forKey:)`: a nil element is nil only for a primitive.
     public mutating func decodeIfPresent<T: Decodable>(_ type: T.Type, at field: Int) throws -> T? {
         if cursor != nil {
-            if let node = cursor?.next(field) {
-                if node.tag == V3Format.nilElement, T.self is any ScalarDecodable.Type { return nil }
-                return try nested(type, node, field)
+            if let cursor, let element = self.cursor?.next(field) {
+                if element.tag == V3Format.nilElement, T.self is any ScalarDecodable.Type { return nil }
+                return try nested(type, cursor.node(element), field)
             }
             if cursor?.isAbsent(field) == true { return nil }
             try frame()

@@ -42,13 +42,32 @@ struct V3FieldCursor {
 
     /// Field `field`'s element when the next entry holds it; `nil` otherwise.
     @inline(__always)
-    mutating func next(_ field: Int) -> ByteNode? {
+    mutating func next(_ field: Int) -> V3Element? {
         guard let bit = unfound(field), let valueAt = keyEnd(field, at: offset) else { return nil }
         var r = ByteReader(buffer: buffer, offset: valueAt, end: end)
         guard let element = try? r.v3Element() else { return nil }
         offset = r.offset
         found |= bit
-        return ByteNode(buffer: buffer, start: element.start, end: element.end, tag: element.tag)
+        return element
+    }
+
+    /// The bits of a primitive of `kind` in `element`; `nil` when it holds none (the framed
+    /// container reports why).
+    @inline(__always)
+    func bits(_ kind: ScalarKind, of element: V3Element) -> UInt64? {
+        try? V3Format.bits(kind, of: element, in: buffer)
+    }
+
+    /// The string in `element`; `nil` when it holds none.
+    @inline(__always)
+    func string(_ element: V3Element) -> String? {
+        try? V3Format.string(element, in: buffer)
+    }
+
+    /// `element` as a node, for a value read by the decoder.
+    @inline(__always)
+    func node(_ element: V3Element) -> ByteNode {
+        ByteNode(buffer: buffer, start: element.start, end: element.end, tag: element.tag)
     }
 
     /// Whether field `field` is in none of the entries left, which are at most ``lookAhead`` and

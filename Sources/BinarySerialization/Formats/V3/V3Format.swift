@@ -122,28 +122,48 @@ enum V3Format: ByteFormat {
 
     @inline(__always)
     static func decodeScalar(_ node: inout ByteNode, _ kind: ScalarKind) throws -> BinaryValue {
-        try readScalar(node, kind) { try Scalars.read(kind, from: &$0) }
+        try readScalar(node.buffer, V3Element(node), kind) { try Scalars.read(kind, from: &$0) }
     }
 
     static func decodeBits(_ node: inout ByteNode, _ kind: ScalarKind) throws -> UInt64 {
-        try readScalar(node, kind) { try Scalars.readBits(kind, from: &$0) }
+        try bits(kind, of: V3Element(node), in: node.buffer)
     }
 
     static func decodeString(_ node: inout ByteNode) throws -> String {
-        try readScalar(node, .string) { try Scalars.readString(&$0) }
+        try string(V3Element(node), in: node.buffer)
     }
 
-    /// A primitive of `kind` that `read` takes from the node's bytes, which it must use up.
+    /// The bits of the primitive of `kind` in `element` of `buffer` (``decodeBits(_:_:)``
+    /// without a node: ``V3FieldCursor`` reads its fields this way).
     @inline(__always)
-    private static func readScalar<T>(_ node: ByteNode, _ kind: ScalarKind, _ read: (inout ByteReader) throws -> T)
-        throws
-        -> T
-    {
-        if node.tag == Self.nilElement { throw foundNil(kind.withArticle, node) }
-        var r = ByteReader(buffer: node.buffer, offset: node.start, end: node.end)
+    static func bits(_ kind: ScalarKind, of element: V3Element, in buffer: UnsafeRawBufferPointer) throws -> UInt64 {
+        try readScalar(buffer, element, kind) { try Scalars.readBits(kind, from: &$0) }
+    }
+
+    /// The string in `element` of `buffer` (``decodeString(_:)`` without a node).
+    static func string(_ element: V3Element, in buffer: UnsafeRawBufferPointer) throws -> String {
+        try readScalar(buffer, element, .string) { try Scalars.readString(&$0) }
+    }
+
+    /// A primitive of `kind` that `read` takes from the element's bytes, which it must use up.
+    @inline(__always)
+    private static func readScalar<T>(
+        _ buffer: UnsafeRawBufferPointer, _ element: V3Element, _ kind: ScalarKind,
+        _ read: (inout ByteReader) throws -> T
+    ) throws -> T {
+        if element.tag == Self.nilElement { throw foundNil(kind.withArticle, at: element.start) }
+        var r = ByteReader(buffer: buffer, offset: element.start, end: element.end)
         let value = try read(&r)
-        guard r.isAtEnd else { throw extraBytes(after: kind, node, at: r.offset, atRoot: node.tag == Self.raw) }
+        guard r.isAtEnd else { throw extraBytes(after: kind, buffer, element, at: r.offset) }
         return value
+    }
+
+    @inline(never)
+    private static func extraBytes(
+        after kind: ScalarKind, _ buffer: UnsafeRawBufferPointer, _ element: V3Element, at offset: Int
+    ) -> WireFormatError {
+        let node = ByteNode(buffer: buffer, start: element.start, end: element.end, tag: element.tag)
+        return BinarySerialization.extraBytes(after: kind, node, at: offset, atRoot: element.tag == Self.raw)
     }
 
     static func decodePacked(_ node: inout ByteNode, _ kind: PackedArray.Kind) throws -> PackedArray {
@@ -233,6 +253,12 @@ struct V3Element {
     var start: Int
     var end: Int
     var tag: UInt8
+}
+
+extension V3Element {
+    /// The element a node of v3 bytes stands for.
+    @inline(__always)
+    init(_ node: ByteNode) { self.init(start: node.start, end: node.end, tag: node.tag) }
 }
 
 /// Reads one element of a v3 container: `01` is nil, else `varint(length << 1)` and the bytes.
