@@ -4,9 +4,9 @@ internal import TreeCoding
 /// Reads a generated type's fields (``GeneratedBinaryCodable``): the keyed container the
 /// `Codable` path would get, reached without an existential, with the type's keys made once.
 ///
-/// From v3 bytes, a field that is the next entry is read in place (``V3FieldCursor``); the first
-/// field that is not, and the first error, frame the container, and from then on every field is
-/// read from the framed container as the `Codable` path reads it. An error is reported only once
+/// From v3 bytes, a field that is the next entry is read in place, its key compared as bytes;
+/// the first field that is not, and the first error, frame the container, and from then on every
+/// field is read from the framed container as the `Codable` path reads it. An error is reported only once
 /// the container is framed, so a container the framing rejects gives the framing's error, as it
 /// does on the `Codable` path, whatever field was being read.
 ///
