@@ -89,8 +89,7 @@ final class KeyedContainerState {
             }
             // The common case, framed here: a `KeyedView` made and dropped would retain and
             // release the storage.
-            try openBytes(&bytes, format)
-            if impl.formatNeedsFacts { try noteOpened(bytes) }
+            try frame(&bytes, format)
             node = .bytes(bytes)
             return
         }
@@ -115,8 +114,14 @@ final class KeyedContainerState {
     func frameDeferred() throws {
         guard var bytes = deferred, let format = impl.format else { return }
         deferred = nil
-        try openBytes(&bytes, format)
-        if impl.formatNeedsFacts { try noteOpened(bytes) }
+        try frame(&bytes, format)
+    }
+
+    /// Frames `node`'s entries and notes, for a format that needs it, the node framed.
+    @inline(__always)
+    private func frame(_ node: inout ByteNode, _ format: any ByteFormat.Type) throws {
+        try openBytes(&node, format)
+        if impl.formatNeedsFacts { try noteOpened(node) }
     }
 
     /// Notes the node the container was framed from (for protobuf, which may have merged it).

@@ -24,6 +24,9 @@ protocol EncodingSink: AnyObject {
     func value(_ node: BinaryValue)
     func strings(_ strings: [String])
     func key(_ key: BinaryKey)
+    /// A primitive field of the innermost keyed node: exactly ``key(_:)`` then ``value(_:)``, in
+    /// one call (a sink may write a common field without the two events' checks).
+    func field(_ key: BinaryKey, _ leaf: BinaryValue)
     func begin(_ kind: SinkNodeKind)
     func end()
 }
@@ -49,6 +52,11 @@ enum TypeFact {
 extension EncodingSink {
     var needsTypeFacts: Bool { false }
     func note(_ fact: TypeFact) {}
+
+    func field(_ key: BinaryKey, _ leaf: BinaryValue) {
+        self.key(key)
+        value(leaf)
+    }
 }
 
 /// The kinds of node whose content is sent as events.

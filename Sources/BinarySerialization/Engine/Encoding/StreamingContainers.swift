@@ -28,8 +28,8 @@ struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// A primitive field, its key as the format writes it (``BinaryKey/init(writtenAs:)``).
     @inline(__always)
     func write(_ node: BinaryValue, written key: BinaryKey) throws {
-        guard start(key) != nil else { throw engine.giveUp() }
-        engine.send(node)
+        guard let index = engine.activate(id), engine.noteKey(key, in: index) else { throw engine.giveUp() }
+        engine.sink.field(key, node)
     }
 
     /// Writes nothing, as ``TreeEncoder`` does: a missing key decodes as `nil`.
@@ -69,48 +69,59 @@ struct StreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key)
     }
 
+    /// A present optional primitive field: the events `encode(Optional(value), forKey:)` sends
+    /// (bracketed for a sink that needs type facts), without looking up `Optional`'s facts.
+    @inline(never)
+    private func writePresent(_ node: BinaryValue, _ key: Key) throws {
+        guard engine.needsTypeFacts else { return try write(node, written: BinaryKey(writtenAs: key)) }
+        guard start(BinaryKey(key)) != nil else { throw engine.giveUp() }
+        engine.sink.begin(.optional)
+        engine.send(node)
+        engine.sink.end()
+    }
+
     // The primitives' own: each unwrapped value takes its type's leaf path.
     mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
-        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+        if let value { try writePresent(.bool(value), key) }
     }
     mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
-        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+        if let value { try writePresent(.string(value), key) }
     }
     mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
-        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+        if let value { try writePresent(.double(value), key) }
     }
     mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
-        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+        if let value { try writePresent(.float(value), key) }
     }
     mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
-        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+        if let value { try writePresent(.int(value), key) }
     }
     mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
-        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+        if let value { try writePresent(.int8(value), key) }
     }
     mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
-        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+        if let value { try writePresent(.int16(value), key) }
     }
     mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
-        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+        if let value { try writePresent(.int32(value), key) }
     }
     mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
-        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+        if let value { try writePresent(.int64(value), key) }
     }
     mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
-        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+        if let value { try writePresent(.uint(value), key) }
     }
     mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
-        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+        if let value { try writePresent(.uint8(value), key) }
     }
     mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
-        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+        if let value { try writePresent(.uint16(value), key) }
     }
     mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
-        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+        if let value { try writePresent(.uint32(value), key) }
     }
     mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
-        if let value { try engine.needsTypeFacts ? encode(Optional(value), forKey: key) : encode(value, forKey: key) }
+        if let value { try writePresent(.uint64(value), key) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(

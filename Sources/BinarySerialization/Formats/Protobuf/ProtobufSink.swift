@@ -793,20 +793,37 @@ extension ProtobufSink: DirectFieldSink {
         return withUnsafeBytes(of: UInt32(truncatingIfNeeded: number).littleEndian) { Array($0) }
     }
 
-    /// `key(_:)` and `value(_:)` of a value's scalar field in a message; anything else (a tree, a
-    /// path being kept, a map entry, a value proto3 has no scalar for) takes those two events.
+    /// `key(_:)` and `value(_:)` of a value's scalar field in a message.
     func field(_ key: UnsafeRawBufferPointer, _ leaf: BinaryValue) {
         guard key.count == 4 else { return fail() }
         let number = Int(UInt32(littleEndian: key.loadUnaligned(as: UInt32.self)))
+        if !writesField(number, leaf) {
+            self.key(BinaryKey(intValue: number))
+            value(leaf)
+        }
+    }
+}
+
+extension ProtobufSink {
+    /// `key(_:)` and `value(_:)` of a primitive field.
+    func field(_ key: BinaryKey, _ leaf: BinaryValue) {
+        if let number = key.intValue, writesField(number, leaf) { return }
+        self.key(key)
+        value(leaf)
+    }
+
+    /// Writes field `number` holding `leaf` if it is a value's scalar field in a message and
+    /// returns `true`; `false` for anything else (a tree, a path being kept, a map entry, a number
+    /// out of range, a value proto3 has no scalar for), which the `key(_:)` and `value(_:)` events
+    /// handle.
+    @inline(__always)
+    private func writesField(_ number: Int, _ leaf: BinaryValue) -> Bool {
         let top = contexts.count &- 1
         guard fromValue, tree == nil, pathKeys == nil, failure == nil, !nextIsOneOf, !nextEncodingChosen,
             contexts[top].kind == .message, contexts[top].number == 0, !contexts[top].mapEntry,
-            let wire = ProtobufLeafWire(leaf, signedZigZagIsPlain: true)
-        else {
-            self.key(BinaryKey(intValue: number))
-            return value(leaf)
-        }
-        guard noteNumber(number, in: top) else { return }
-        if !wire.isDefault { writeTagged(number, wire) }
+            ProtobufWire.fieldNumbers.contains(number), let wire = ProtobufLeafWire(leaf, signedZigZagIsPlain: true)
+        else { return false }
+        if noteNumber(number, in: top), !wire.isDefault { writeTagged(number, wire) }
+        return true
     }
 }
