@@ -127,9 +127,14 @@ final class KeyedContainerState {
     /// Notes the node the container was framed from (for protobuf, which may have merged it).
     @inline(never)
     private func noteOpened(_ node: ByteNode) throws {
-        openedNode = node
-        memberValue = ProtobufFormat.memberValue(node)
-        if memberValue == nil, !ProtobufFormat.isOneOf(node) { try impl.enterMessage(at: node.start) }
+        // Without its cursor, which a keyed read never uses: no count to keep, per message.
+        openedNode = ByteNode(buffer: node.buffer, start: node.start, end: node.end, tag: node.tag, extra: node.extra)
+        if let member = ProtobufFormat.memberValue(node) {
+            memberValue = member
+        } else {
+            if memberValue != nil { memberValue = nil }
+            if !ProtobufFormat.isOneOf(node) { try impl.enterMessage(at: node.start) }
+        }
     }
 
     /// For a protobuf oneof's container: the number of the member set last among the stored

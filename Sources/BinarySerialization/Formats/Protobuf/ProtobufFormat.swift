@@ -254,6 +254,13 @@ enum ProtobufFormat: ByteFormat {
     @inline(__always)
     private static func bits(_ node: inout ByteNode, _ kind: ScalarKind, chosen: Bool) throws -> UInt64 {
         guard let type = scalarType(kind, chosen: chosen), type.isPackable else { throw noScalar(kind) }
+        // The common case first: stored once, in the type's wire type (no copy of the node).
+        if Self.kind(node) == value, wireType(node) == type.wireType.rawValue {
+            var r = ByteReader(buffer: node.buffer, offset: node.start &+ Int(node.extra), end: node.end)
+            let bits = try readBits(type, &r)
+            try finish(r, node)
+            return bits
+        }
         guard var r = try reader(&node, type) else { return 0 }
         let bits = try readBits(type, &r)
         try finish(r, node)
