@@ -1,6 +1,7 @@
 // The mixed run: every operation timed one call at a time, in the mix (all operations in a
 // shuffled order, round after round, on one long-lived thread) and alone (one operation in a
-// loop on a fresh thread), then the whole mix on 1...N threads at once.
+// loop on a fresh thread, beside the same loop on the mix's thread), then the whole mix on 1...N
+// threads at once.
 import BenchSupport
 import Foundation
 
@@ -18,10 +19,13 @@ enum MixedRun {
         progress("\(operations.count) operations, \(rounds) rounds")
 
         // In the mix: one thread, every round in a new order (seeded), each call timed. Then, on
-        // the same thread, each operation alone in a loop: against a fresh thread's, what the
-        // thread's history costs (caches and pools that grow with it).
+        // the same thread, each operation alone in a loop, and right beside it the same loop on a
+        // fresh thread (which first alternates): the ratio is what the thread's history costs
+        // (caches and pools that grow with it), and a drift of the machine's speed during the run
+        // moves both loops of a pair alike.
         var inMix = [[Double]](repeating: [], count: operations.count)
         var afterMix = [Double](repeating: .nan, count: operations.count)
+        var alone = [Double](repeating: .nan, count: operations.count)
         onBigStack {
             var rng = SplitMix64(seed: 1)
             var order = Array(operations.indices)
@@ -35,25 +39,31 @@ enum MixedRun {
                         if round >= 20 { inMix[i].append(Double(now() - start)) }
                     }
                 }
-                for (i, operation) in operations.enumerated() { afterMix[i] = try inALoop(operation, rounds) }
+                for (i, operation) in operations.enumerated() {
+                    if i.isMultiple(of: 2) { afterMix[i] = try inALoop(operation, rounds) }
+                    alone[i] = onFreshThread(operation, rounds)
+                    if !i.isMultiple(of: 2) { afterMix[i] = try inALoop(operation, rounds) }
+                }
             } catch {
                 fail("mix: \(error)")
-            }
-        }
-        // Alone: each operation on a thread of its own, timed the same way.
-        var alone = [Double](repeating: .nan, count: operations.count)
-        for (i, operation) in operations.enumerated() {
-            onBigStack {
-                do {
-                    alone[i] = try inALoop(operation, rounds)
-                } catch {
-                    fail("\(operation.name) alone: \(error)")
-                }
             }
         }
         let mixMedians = inMix.map(median)
         report(operations, mix: mixMedians, alone: alone, afterMix: afterMix)
         scaling(operations.filter { $0.coder == "TreeCodable" }, threadCounts: threadCounts, rounds: quick ? 30 : 200)
+    }
+
+    /// ``inALoop(_:_:)`` on a thread of its own.
+    static func onFreshThread(_ operation: Operation, _ rounds: Int) -> Double {
+        var time = Double.nan
+        onBigStack {
+            do {
+                time = try inALoop(operation, rounds)
+            } catch {
+                fail("\(operation.name) alone: \(error)")
+            }
+        }
+        return time
     }
 
     /// The median of `rounds` timed calls of `operation`, after 20 untimed ones.
