@@ -137,15 +137,20 @@ enum ProtobufFormat: ByteFormat {
     /// drops the others, so that each number has one entry.
     @inline(never)
     private static func mergeOccurrences(_ entries: KeyedEntries, end: Int) {
-        var seen: [Int: Int] = [:]
+        // Where each number's first entry went: numbers below 64 in a table, others in a dictionary
+        // (a message of a repeated field has thousands of entries of one small number).
+        var small = [Int](repeating: -1, count: 64)
+        var large: [Int: Int] = [:]
         var kept: [ByteKeyedView.Entry] = []
         for entry in entries.elements {
-            if let first = seen[entry.intKey] {
+            let number = entry.intKey
+            let isSmall = UInt(bitPattern: number) < 64
+            if let first = isSmall ? (small[number] >= 0 ? small[number] : nil) : large[number] {
                 kept[first].valueTag = kept[first].valueTag & member | fields
                 kept[first].valueEnd = end
                 continue
             }
-            seen[entry.intKey] = kept.count
+            if isSmall { small[number] = kept.count } else { large[number] = kept.count }
             kept.append(entry)
         }
         entries.removeAll()
@@ -168,6 +173,7 @@ enum ProtobufFormat: ByteFormat {
 
     /// The proto type a request for `kind` reads: a plain signed integer asks for `.zigZag` (v3's
     /// default) and is `int32`/`int64`; `chosen` (a wrapper's request) takes the encoding as asked.
+    @inline(__always)
     static func scalarType(_ kind: ScalarKind, chosen: Bool) -> ProtobufScalarType? {
         @inline(__always) func signed(_ e: IntegerEncoding) -> IntegerEncoding { e.protobuf(plain: !chosen) }
         switch kind {
@@ -474,12 +480,13 @@ enum ProtobufFormat: ByteFormat {
     private static func nextOccurrence(_ view: ByteUnkeyedView) throws -> ProtobufFieldEntry? {
         guard view.offset < view.end else { return nil }
         var r = ByteReader(buffer: view.buffer, offset: view.start, end: view.end)
-        let number = try field(&r).number
+        // The field at the start was framed with its message: its tag is all that is needed.
+        let number = try r.protobufVarint() >> 3
         r.offset = view.offset
         let numbers = view.cursor?.elementHint != nil
         while !r.isAtEnd {
             let entry = try field(&r)
-            guard entry.number == number else { continue }
+            guard UInt64(entry.number) == number else { continue }
             if numbers, entry.wireType == .lengthDelimited, entry.valueStart == entry.end { continue }
             return entry
         }
