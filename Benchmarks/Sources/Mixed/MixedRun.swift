@@ -20,8 +20,8 @@ enum MixedRun {
 
         // In the mix: one thread, every round in a new order (seeded), each call timed. Then, on
         // the same thread, each operation alone in a loop, and right beside it the same loop on a
-        // fresh thread (which first alternates): the ratio is what the thread's history costs
-        // (caches and pools that grow with it), and a drift of the machine's speed during the run
+        // fresh thread (which first alternates), three times: the ratio is what the thread's
+        // history costs (caches and pools that grow with it), and a drift of the machine's speed
         // moves both loops of a pair alike.
         var inMix = [[Double]](repeating: [], count: operations.count)
         var afterMix = [Double](repeating: .nan, count: operations.count)
@@ -40,9 +40,19 @@ enum MixedRun {
                     }
                 }
                 for (i, operation) in operations.enumerated() {
-                    if i.isMultiple(of: 2) { afterMix[i] = try inALoop(operation, rounds) }
-                    alone[i] = onFreshThread(operation, rounds)
-                    if !i.isMultiple(of: 2) { afterMix[i] = try inALoop(operation, rounds) }
+                    // Three pairs; the one with the middle ratio is kept (a jump of the machine's
+                    // speed during one loop moves one pair, not the median).
+                    var pairs: [(after: Double, alone: Double)] = []
+                    for pass in 0..<3 {
+                        let afterFirst = (i &+ pass).isMultiple(of: 2)
+                        var after = Double.nan
+                        if afterFirst { after = try inALoop(operation, rounds) }
+                        let fresh = onFreshThread(operation, rounds)
+                        if !afterFirst { after = try inALoop(operation, rounds) }
+                        pairs.append((after, fresh))
+                    }
+                    let middle = pairs.sorted { $0.after / $0.alone < $1.after / $1.alone }[1]
+                    (afterMix[i], alone[i]) = (middle.after, middle.alone)
                 }
             } catch {
                 fail("mix: \(error)")
