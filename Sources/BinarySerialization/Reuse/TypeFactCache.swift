@@ -4,9 +4,9 @@
 /// type's conformances never change. A table addressed by the type's metadata pointer and probed
 /// linearly for a few slots answers in a few instructions. It starts at ``initialCapacity`` slots
 /// and doubles when a type finds no free slot near its home, up to ``maximumCapacity``: a thread
-/// that codes hundreds of types keeps every one's answer (a fixed table made the types it met
-/// last pay the runtime's look-up on every call), and the memory stays bounded. Past the maximum,
-/// a type that finds no slot is looked up each time (a constant cost, no cliff).
+/// that codes hundreds of types keeps every one's answer, so none of them pays the runtime's
+/// look-up per call, and the memory stays bounded. Past the maximum, a type that finds no slot is
+/// looked up each time (a constant cost, no cliff).
 struct TypeFactCache<Fact> {
     private var slots: [(type: ObjectIdentifier, fact: Fact)?]
     /// `slots.count - 1`; the count is a power of two.
