@@ -2,7 +2,7 @@
 /// `[CodingKey]` array is built only when someone asks for `codingPath` (a getter or an error).
 enum CodingPathNode {
     case root
-    indirect case step(PathStep, CodingPathNode, depth: Int)
+    indirect case step(PathStep, CodingPathNode)
     /// The path of a keyed decoding container: an object its state keeps from one container to
     /// the next holds the parent and the step, so a value decoded inside it costs no node (an
     /// allocation) unless someone asks for its path. A path node holding it keeps the state from
@@ -12,19 +12,26 @@ enum CodingPathNode {
     @inline(__always)
     func appending(_ step: PathStep?) -> CodingPathNode {
         guard let step else { return self }
-        return .step(step, self, depth: depth + 1)
+        return .step(step, self)
     }
 
     @inline(__always)
     func appending(_ key: some CodingKey) -> CodingPathNode {
-        .step(.key(BinaryKey(key)), self, depth: depth + 1)
+        .step(.key(BinaryKey(key)), self)
     }
 
-    var depth: Int {
-        switch self {
-        case .root: return 0
-        case .step(_, _, let d): return d
-        case .keyedContainer(let container): return container.parent.depth + (container.step == nil ? 0 : 1)
+    /// Whether the path is empty (the top level). A loop, not a recursion: a path is as long as
+    /// the input is deep.
+    var isEmpty: Bool {
+        var node = self
+        while true {
+            switch node {
+            case .root: return true
+            case .step: return false
+            case .keyedContainer(let container):
+                guard container.step == nil else { return false }
+                node = container.parent
+            }
         }
     }
 
@@ -36,7 +43,7 @@ enum CodingPathNode {
             switch node {
             case .root:
                 return keys.reversed()
-            case .step(let s, let parent, _):
+            case .step(let s, let parent):
                 keys.append(s.codingKey)
                 node = parent
             case .keyedContainer(let container):
