@@ -147,7 +147,27 @@ import Testing
         if levels > limit, !outcome.accepted.isEmpty {
             failures.append("\(format) \(label): accepted by \(outcome.accepted)")
         }
+        if levels <= limit { failures += rawFailures(value, format: format, limit: limit, label) }
         return failures
+    }
+
+    /// Read without a type, with the same limit: whatever the decoder reads, `decodeRaw` and
+    /// `explain` read too (and `decodeRaw` gives the bytes back).
+    static func rawFailures<T: Codable>(_ value: T, format: BinaryFormat, limit: Int, _ label: String) -> [String] {
+        var decoder = BinaryDecoder(format: format)
+        decoder.limits.maximumDepth = limit
+        do {
+            var unlimited = BinaryEncoder(format: format)
+            unlimited.maximumDepth = Int.max
+            let bytes = try unlimited.encode(value)
+            guard try decoder.decodeRaw(from: bytes).serialized() == bytes else {
+                return ["\(format) \(label): decodeRaw: other bytes back"]
+            }
+            _ = try decoder.explain(bytes)
+            return []
+        } catch {
+            return ["\(format) \(label): read without a type: \(error)"]
+        }
     }
 
     /// Runs `body` on a thread with a stack of 64 MiB and records what it returns as issues of the

@@ -237,15 +237,29 @@ import Testing
         }
     }
 
-    /// The raw read honours the decoder's depth limit, and nesting just under it is fine.
+    /// The raw read takes the decoder's depth limit by the rule for bytes without a type: four
+    /// nested containers per level. The input frames as `containers` nested containers (the
+    /// innermost runs are read as bytes), which a limit of `containers / 4` rounded up reads and
+    /// one level less refuses, in `decodeRaw` and `explain` alike.
     @Test func depthLimitIsTheDecoders() throws {
+        func containers(_ node: RawNode?) -> Int {
+            switch node?.content {
+            case .keyed(let fields)?: return 1 + (fields.map { containers($0.value) }.max() ?? 0)
+            case .unkeyed(let elements)?: return 1 + (elements.map { containers($0) }.max() ?? 0)
+            case .bytes?, nil: return 0
+            }
+        }
         let input = HostileInputTests.nestBytes(depth: 40, .v3)
         var decoder = BinaryDecoder(format: .v3)
-        decoder.limits.maximumDepth = 8
-        #expect(throws: DecodingError.self) { try decoder.decodeRaw(from: input) }
-        decoder.limits.maximumDepth = 64
+        let framed = containers(try decoder.decodeRaw(from: input))
+        #expect(framed > 8)
+        decoder.limits.maximumDepth = (framed + 3) / 4
         let raw = try decoder.decodeRaw(from: input)
         #expect(Array(raw.serialized()) == input)
+        _ = try decoder.explain(Data(input))
+        decoder.limits.maximumDepth -= 1
+        #expect(throws: DecodingError.self) { try decoder.decodeRaw(from: input) }
+        #expect(throws: DecodingError.self) { try decoder.explain(Data(input)) }
     }
 }
 

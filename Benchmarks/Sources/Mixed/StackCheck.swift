@@ -11,7 +11,9 @@ import Foundation
 ///   nested nodes) is written on a 512 KiB stack, the size of a secondary thread on Apple systems;
 ///   values at the default depth (512 levels) are decoded and encoded on ``valueStackBytes``;
 ///   protobuf values at its default depth (101 messages: the top level's and 100 nested in it) on
-///   512 KiB. A stack overflow ends the process: the check's failure.
+///   512 KiB; on 512 KiB, every value at the default depth is encoded, and decoded or refused for
+///   the stack, and 100,000 levels (the depth limit raised) are refused for the stack. A stack
+///   overflow ends the process: the check's failure.
 /// - `--stack-depth`: the most levels each shape decodes and encodes on a 512 KiB and a 2 MiB
 ///   thread, found by running each attempt in a child process (`--stack-run`), and the bytes
 ///   of stack per level they give.
@@ -196,8 +198,35 @@ enum StackCheck {
                     }
                 }
                 print("\(format) \(shape.rawValue): \(levels) levels decoded and encoded on a \(stack >> 10) KiB stack")
+                failures += smallStackFailures(format, shape)
             }
         }
+        return failures
+    }
+
+    /// What the decoder says when the thread's stack has no room for another level.
+    static let stackRefusal = "nested deeper than this thread's stack holds"
+
+    /// On ``stackBytes``: the default depth is encoded, and decoded or refused for the stack (never
+    /// a crash); 100,000 levels with the depth limit out of the way are refused for the stack.
+    static func smallStackFailures(_ format: Format, _ shape: Shape) -> [String] {
+        var failures: [String] = []
+        let what = "\(format) \(shape.rawValue) on \(stackBytes >> 10) KiB"
+        var attempt = Attempt(
+            decoding: false, format: format, shape: shape, levels: format.defaultLevels,
+            maximumDepth: format.defaultDepth)
+        if let error = attempt.run(stackBytes: stackBytes) { failures.append("\(what): encode: \(error)") }
+        attempt.decoding = true
+        let outcome = attempt.run(stackBytes: stackBytes)
+        if let error = outcome, !error.contains(stackRefusal) { failures.append("\(what): decode: \(error)") }
+        attempt.levels = 100_000
+        attempt.maximumDepth = 1 << 20
+        let hostile = attempt.run(stackBytes: stackBytes)
+        if !(hostile?.contains(stackRefusal) ?? false) {
+            failures.append("\(what): 100,000 levels: \(hostile ?? "decoded")")
+        }
+        let atTheDefault = outcome == nil ? "decoded" : "refused for the stack"
+        print("\(what): \(attempt.levels) levels refused for the stack; the default depth \(atTheDefault)")
         return failures
     }
 

@@ -7,7 +7,15 @@
 struct RawReader {
     let bytes: [UInt8]
     let format: BinaryFormat
+    /// The decoder's limit, in levels (``DepthGuard``).
     let maximumDepth: Int
+
+    /// How deep containers may nest: without a type a level cannot be told from the containers
+    /// inside one, so the rule is the tree writers' (``DepthGuard/nodeLimit(maximumDepth:)``), and
+    /// whatever the decoder reads with the same limits is read here too.
+    private var containerLimit: Int { DepthGuard.nodeLimit(maximumDepth: maximumDepth) }
+    /// The calling thread's stack: a container is framed by a call of its own.
+    private let stack = DecodingThreadCache.current.stack
 
     /// A key and the range of its value (`nil` for a v3 nil element), as framed.
     struct Framed {
@@ -44,7 +52,11 @@ struct RawReader {
             alternatives.append(.unkeyed(elementCount: unkeyed.count))
         }
         if choice != .bytes {
-            guard depth < maximumDepth else { throw Self.tooDeep(at: range.lowerBound, limit: maximumDepth) }
+            guard depth < containerLimit else { throw Self.tooDeep(at: range.lowerBound, maximumDepth: maximumDepth) }
+            guard stack.hasRoom() else {
+                throw DecodingError.dataCorrupted(
+                    WireFormatError.stackExhausted(levels: depth, offset: range.lowerBound).context())
+            }
         }
         let content: RawNode.Content
         switch choice {
@@ -240,8 +252,12 @@ struct RawReader {
     }
 
     @inline(never)
-    static func tooDeep(at offset: Int, limit: Int) -> DecodingError {
-        let wire = WireFormatError(.limitExceeded, "containers nested deeper than \(limit) levels", offset: offset)
+    static func tooDeep(at offset: Int, maximumDepth: Int) -> DecodingError {
+        let wire = WireFormatError(
+            .limitExceeded,
+            "containers nested deeper than \(DepthGuard.nodeLimit(maximumDepth: maximumDepth)) "
+                + "(\(DepthGuard.nodesPerLevel) per level of the maximum depth of \(maximumDepth))",
+            offset: offset)
         return DecodingError.dataCorrupted(wire.context())
     }
 }

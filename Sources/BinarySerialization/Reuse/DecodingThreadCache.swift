@@ -6,6 +6,7 @@
 /// - The decoder and keyed container states of its last run (``KeyedStatePool``), so that a run
 ///   allocates none of them unless it nests deeper than the runs before it, or a type kept the
 ///   last run's decoder or containers.
+/// - The bounds of the thread's stack (``ThreadStack``).
 final class DecodingThreadCache: ThreadEndObserver {
     struct Entry {
         let type: ObjectIdentifier
@@ -26,6 +27,8 @@ final class DecodingThreadCache: ThreadEndObserver {
 
     // One thread, and no access stays open across a call out.
     @exclusivity(unchecked) private var entries = TypeFactCache<Entry>()
+    /// The thread's stack, which bounds a run's recursion as its `maximumDepth` does.
+    let stack = ThreadStack.current()
     /// The keys of the types with generated code this thread decoded.
     @exclusivity(unchecked) var generatedKeys = TypeFactCache<GeneratedKeys>()
 

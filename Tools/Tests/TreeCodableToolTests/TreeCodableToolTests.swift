@@ -111,9 +111,10 @@ import TreeCodableTool
     }
 
     @Test func tooDeepGivesOffset() {
-        // 1,200 nested length-delimited values, read as v3: deeper than the limit of 512.
+        // 5,000 nested length-delimited values, read as v3 as 2,500 nested containers: deeper than
+        // the 2,048 that the limit of 512 allows bytes read without a type.
         var bytes: [UInt8] = [0x02, 0x01]
-        for _ in 0..<1200 {
+        for _ in 0..<5000 {
             var n = bytes.count << 1
             var prefix: [UInt8] = []
             repeat {
@@ -125,7 +126,10 @@ import TreeCodableTool
         for command in ["inspect", "hex"] {
             let outcome = runInProcess([command, "--format", "v3"], stdin: Data(bytes))
             #expect(outcome.status == 1, "\(command)")
-            #expect(outcome.errorOutput.contains("deeper than 512 levels at byte offset "), "\(command)")
+            #expect(
+                outcome.errorOutput.contains(
+                    "containers nested deeper than 2048 (4 per level of the maximum depth of 512) at byte offset "),
+                "\(command)")
         }
     }
 

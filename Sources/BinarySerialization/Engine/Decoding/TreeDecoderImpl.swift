@@ -43,6 +43,8 @@ final class TreeDecoderImpl: Decoder {
     @exclusivity(unchecked) private var countsOfRun: UnkeyedCounts?
     /// This thread's answers to the conformance checks of each type.
     let typeFacts: DecodingThreadCache
+    /// The stack of the thread the decoder was made on (its cache's thread).
+    let stack: ThreadStack
 
     /// The unkeyed-container counts of this run, made on the first request for a `count`.
     var unkeyedCounts: UnkeyedCounts {
@@ -64,6 +66,7 @@ final class TreeDecoderImpl: Decoder {
         self.depth = depth
         self.session = session
         self.typeFacts = threadCache
+        self.stack = threadCache.stack
     }
 
     /// Decodes a whole input.
@@ -166,7 +169,7 @@ final class TreeDecoderImpl: Decoder {
         opened = true
         var n = node
         let content: DecodingNode?
-        do { content = try n.singleValueContent(format, atRoot: pathNode.depth == 0) } catch {
+        do { content = try n.singleValueContent(format, atRoot: pathNode.isEmpty) } catch {
             throw decodingError(error, Any.self, pathNode.path)
         }
         return TreeSingleValueDecodingContainer(impl: self, content: content, path: pathNode)
@@ -248,12 +251,13 @@ final class TreeDecoderImpl: Decoder {
     }
 
     /// Throws if a level (``DepthGuard``) opened at `step` below `parent` would nest deeper than
-    /// the maximum depth.
+    /// the maximum depth, or than the thread's stack holds.
     @inline(__always)
     func checkDepth(parent: CodingPathNode, step: PathStep?, node: DecodingNode) throws {
         guard admitsLevel(inside: depth, maximumDepth: options.maximumDepth) else {
             throw tooDeep(parent: parent, step: step, at: node.byteOffset)
         }
+        guard stack.hasRoom() else { throw stackExhausted(parent: parent, step: step, at: node.byteOffset) }
     }
 
     /// Notes that the current value's keyed container is a protobuf message; throws past
@@ -266,6 +270,12 @@ final class TreeDecoderImpl: Decoder {
         throw DecodingError.tooDeep(
             maximumDepth: limit, at: pathNode.path,
             underlyingError: WireFormatError(.limitExceeded, "messages nested deeper than \(limit)", offset: offset))
+    }
+
+    @inline(never)
+    private func stackExhausted(parent: CodingPathNode, step: PathStep?, at offset: Int?) -> DecodingError {
+        DecodingError.dataCorrupted(
+            WireFormatError.stackExhausted(levels: depth, offset: offset).context(parent.path(appending: step)))
     }
 
     @inline(never)

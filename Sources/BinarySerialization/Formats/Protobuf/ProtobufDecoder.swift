@@ -53,7 +53,7 @@ public struct ProtobufDecoder: Sendable {
                 T.self, from: .bytes(ProtobufFormat.root(bytes)), format: ProtobufFormat.self,
                 options: DecodingOptions(
                     userInfo: userInfo, maximumDepth: ProtobufSink.valueDepth(maximumDepth),
-                    maximumMessages: maximumDepth &+ 1))
+                    maximumMessages: maximumDepth.addingReportingOverflow(1).overflow ? Int.max : maximumDepth + 1))
         }
     }
 

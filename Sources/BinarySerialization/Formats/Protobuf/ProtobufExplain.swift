@@ -30,12 +30,10 @@ private struct ProtobufExplainer {
     let input: ProtobufInput
     let maximumDepth: Int
     var dump: HexDump
+    private let stack = DecodingThreadCache.current.stack
 
     mutating func message(_ range: Range<Int>, depth: Int) throws {
-        guard depth <= maximumDepth else {
-            throw WireFormatError(
-                .limitExceeded, "messages nested deeper than \(maximumDepth)", offset: range.lowerBound)
-        }
+        try ProtobufFraming.checkNesting(depth, maximumDepth: maximumDepth, stack: stack, at: range.lowerBound)
         for entry in try ProtobufFraming.fields(input.buffer, [range], maximumDepth: maximumDepth) {
             try field(entry, depth: depth)
         }
@@ -65,7 +63,9 @@ private struct ProtobufExplainer {
             dump.line(entry.value, "fixed32 \(bits) | float \(Float(bitPattern: bits))", depth: depth + 1)
         case .lengthDelimited:
             dump.line(tagEnd..<entry.valueStart, "length \(entry.value.count)", depth: depth + 1)
-            if framesAsMessage(entry.value, depth: depth + 1) {
+            if depth < maximumDepth,
+                ProtobufFraming.framesAsMessage(input.buffer, entry.value, maximumDepth: maximumDepth)
+            {
                 try message(entry.value, depth: depth + 1)
             } else if !entry.value.isEmpty {
                 let bytes = Data(UnsafeRawBufferPointer(rebasing: input.buffer[entry.value]))
@@ -86,11 +86,5 @@ private struct ProtobufExplainer {
         case .endGroup:
             break  // consumed by its group's loop; the framing rejects one outside a group
         }
-    }
-
-    /// Whether `range` is non-empty and frames as whole fields (the guess `decodeRaw` makes).
-    func framesAsMessage(_ range: Range<Int>, depth: Int) -> Bool {
-        guard !range.isEmpty, depth <= maximumDepth else { return false }
-        return (try? ProtobufFraming.fields(input.buffer, [range], maximumDepth: maximumDepth)) != nil
     }
 }

@@ -61,6 +61,22 @@ enum ProtobufFraming {
         return entries
     }
 
+    /// Whether `range` is a message read without its type (not empty, every field whole): the
+    /// guess ``ProtobufDecoder/decodeRaw(from:)`` and ``ProtobufDecoder/explain(_:)`` make for a
+    /// length-delimited value, framing it alone (its nested values are guessed in turn).
+    static func framesAsMessage(_ input: UnsafeRawBufferPointer, _ range: Range<Int>, maximumDepth: Int) -> Bool {
+        !range.isEmpty && (try? fields(input, [range], maximumDepth: maximumDepth)) != nil
+    }
+
+    /// Throws if a message `depth` messages below the top level is too deep to read without its
+    /// type: past `maximumDepth`, or past what the thread's stack holds.
+    static func checkNesting(_ depth: Int, maximumDepth: Int, stack: ThreadStack, at offset: Int) throws {
+        guard depth <= maximumDepth else {
+            throw WireFormatError(.limitExceeded, "messages nested deeper than \(maximumDepth)", offset: offset)
+        }
+        guard stack.hasRoom() else { throw WireFormatError.stackExhausted(levels: depth, offset: offset) }
+    }
+
     /// Reads one field at `r`, checking its tag and that its value is within the bytes. (Inlined:
     /// it runs once per field framed; a group, rare, is read out of line.)
     @inline(__always)

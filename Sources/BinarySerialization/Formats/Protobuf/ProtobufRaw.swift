@@ -82,12 +82,10 @@ extension ProtobufDecoder {
 private struct ProtobufRawReader {
     let input: ProtobufInput
     let maximumDepth: Int
+    private let stack = DecodingThreadCache.current.stack
 
     func message(_ range: Range<Int>, depth: Int) throws -> ProtobufRawMessage {
-        guard depth <= maximumDepth else {
-            throw WireFormatError(
-                .limitExceeded, "messages nested deeper than \(maximumDepth)", offset: range.lowerBound)
-        }
+        try ProtobufFraming.checkNesting(depth, maximumDepth: maximumDepth, stack: stack, at: range.lowerBound)
         let entries = try ProtobufFraming.fields(input.buffer, [range], maximumDepth: maximumDepth)
         return ProtobufRawMessage(fields: try entries.map { try field($0, depth: depth) })
     }
@@ -101,7 +99,7 @@ private struct ProtobufRawReader {
         case .fixed32: value = .fixed32(try r.littleEndian(UInt32.self))
         case .lengthDelimited:
             let bytes = Data(UnsafeRawBufferPointer(rebasing: input.buffer[entry.value]))
-            value = .lengthDelimited(bytes, message: nestedMessage(entry.value, depth: depth + 1))
+            value = .lengthDelimited(bytes, message: try nestedMessage(entry.value, depth: depth + 1))
         case .startGroup, .endGroup:
             // The group's value runs to its end tag, which is not one of its fields.
             var fields: [ProtobufRawField] = []
@@ -116,10 +114,12 @@ private struct ProtobufRawReader {
         return ProtobufRawField(offset: entry.tagStart, number: entry.number, value: value)
     }
 
-    /// The message the bytes of `range` frame as, or `nil` (empty, or not whole fields).
-    func nestedMessage(_ range: Range<Int>, depth: Int) -> ProtobufRawMessage? {
-        guard !range.isEmpty, depth <= maximumDepth else { return nil }
-        return try? message(range, depth: depth)
+    /// The message the bytes of `range` frame as, or `nil` (empty, not whole fields, or deeper
+    /// than `maximumDepth`). Throws only where the thread's stack ends.
+    func nestedMessage(_ range: Range<Int>, depth: Int) throws -> ProtobufRawMessage? {
+        guard depth <= maximumDepth, ProtobufFraming.framesAsMessage(input.buffer, range, maximumDepth: maximumDepth)
+        else { return nil }
+        return try message(range, depth: depth)
     }
 }
 
