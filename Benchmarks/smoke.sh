@@ -10,8 +10,9 @@
 #      fails over SMOKE_MAX_DEEP_RATIO (default 2) times;
 #   5. `Mixed --stack-check`: a tree at the default node limit is written on a 512 KiB stack (the
 #      size of a secondary thread on Apple systems), values at the default depth (512) are decoded
-#      and encoded on a 1 MiB stack, protobuf's (100) on 512 KiB; on 512 KiB, deep input is refused
-#      for the stack rather than overflowing it; a stack overflow fails the step.
+#      and encoded on a 1 MiB stack, protobuf's (100) on 512 KiB; on 512 KiB, the default depth is
+#      encoded on every path and deep input is refused for the stack rather than overflowing it; a
+#      stack overflow fails the step.
 # Extra arguments go to the quick run (e.g. a payload filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."

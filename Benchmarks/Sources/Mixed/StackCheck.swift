@@ -11,9 +11,10 @@ import Foundation
 ///   nested nodes) is written on a 512 KiB stack, the size of a secondary thread on Apple systems;
 ///   values at the default depth (512 levels) are decoded and encoded on ``valueStackBytes``;
 ///   protobuf values at its default depth (101 messages: the top level's and 100 nested in it) on
-///   512 KiB; on 512 KiB, every value at the default depth is encoded, and decoded or refused for
-///   the stack, and 100,000 levels (the depth limit raised) are refused for the stack. A stack
-///   overflow ends the process: the check's failure.
+///   512 KiB; on 512 KiB, every value at the default depth is encoded (sorted keys and the tree
+///   paths too), and decoded or refused for the stack (`decodeTree`, `decode(fromTree:)` too), and
+///   100,000 levels (the depth limit raised) are refused for the stack. A stack overflow ends the
+///   process: the check's failure.
 /// - `--stack-depth`: the most levels each shape decodes and encodes on a 512 KiB and a 2 MiB
 ///   thread, found by running each attempt in a child process (`--stack-run`), and the bytes
 ///   of stack per level they give.
@@ -227,7 +228,64 @@ enum StackCheck {
         }
         let atTheDefault = outcome == nil ? "decoded" : "refused for the stack"
         print("\(what): \(attempt.levels) levels refused for the stack; the default depth \(atTheDefault)")
+        if format != .protobuf { failures += treePathFailures(format == .v3 ? .v3 : .v2, shape) }
         return failures
+    }
+
+    /// The other paths at the default depth on ``stackBytes``: sorted keys, `encodeTree` and
+    /// `encode(tree:)` run; `decodeTree` and `decode(fromTree:)` run or give the stack's error.
+    static func treePathFailures(_ format: BinaryFormat, _ shape: Shape) -> [String] {
+        switch shape {
+        case .indirectEnum:
+            return treePathFailures(format, shape) {
+                var value = Deep.leaf
+                for _ in 1..<512 { value = .node(value) }
+                return value
+            }
+        case .classChain:
+            return treePathFailures(format, shape) {
+                var value = Chain(next: nil)
+                for _ in 1..<512 { value = Chain(next: value) }
+                return value
+            }
+        case .structArray:
+            return treePathFailures(format, shape) {
+                var value = Tree(children: [])
+                for _ in 1..<256 { value = Tree(children: [value]) }
+                return value
+            }
+        }
+    }
+
+    private static func treePathFailures<T: Codable>(
+        _ format: BinaryFormat, _ shape: Shape, _ make: @escaping @Sendable () -> T
+    ) -> [String] {
+        let found = LockedText()
+        onThread(stackBytes: stackBytes) {
+            var problems: [String] = []
+            func path(_ name: String, refusable: Bool = false, _ body: () throws -> Void) {
+                do { try body() } catch {
+                    if !(refusable && "\(error)".contains(stackRefusal)) { problems.append("\(name): \(error)") }
+                }
+            }
+            let value = make()
+            let encoder = BinaryEncoder(format: format)
+            var sorted = encoder
+            sorted.sortKeysDuringEncoding = true
+            let decoder = BinaryDecoder(format: format)
+            path("sorted encode") { _ = try sorted.encode(value) }
+            path("encodeTree, encode(tree:)") { _ = try encoder.encode(tree: encoder.encodeTree(value)) }
+            path("decode(fromTree:)", refusable: true) {
+                _ = try decoder.decode(T.self, fromTree: encoder.encodeTree(value))
+            }
+            path("decodeTree", refusable: true) { _ = try decoder.decodeTree(T.self, from: encoder.encode(value)) }
+            if !problems.isEmpty { found.set(problems.joined(separator: "; ")) }
+        }
+        guard let problems = found.value else {
+            print("\(format) \(shape.rawValue) on \(stackBytes >> 10) KiB: tree paths and sorted keys at 512 levels")
+            return []
+        }
+        return ["\(format) \(shape.rawValue) on \(stackBytes >> 10) KiB: \(problems)"]
     }
 
     // MARK: Measuring
@@ -292,15 +350,46 @@ enum StackCheck {
 }
 
 /// Runs `body` on a new thread with a stack of `stackBytes`, and waits for it.
+///
+/// On Linux the stack is memory of its own, with an inaccessible page below it: the C library
+/// would otherwise give the thread a cached stack of an earlier thread, up to four times larger
+/// than asked, and the check would not run on the size it names.
 func onThread(stackBytes: Int, _ body: @escaping @Sendable () -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        body()
-        done.signal()
-    }
-    thread.stackSize = stackBytes
-    thread.start()
-    done.wait()
+    #if os(Linux)
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let size = (stackBytes + page - 1) / page * page
+        guard let memory = mmap(nil, size + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            memory != MAP_FAILED, mprotect(memory, page, PROT_NONE) == 0
+        else { fail("cannot map a stack of \(size) bytes") }
+        defer { munmap(memory, size + page) }
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstack(&attributes, memory + page, size)
+        final class Body {
+            let run: @Sendable () -> Void
+            init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        }
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, &attributes,
+            { context in
+                if let context { Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run() }
+                return nil
+            }, context)
+        guard status == 0 else { fail("cannot start a thread with a stack of \(size) bytes: \(status)") }
+        pthread_join(thread, nil)
+    #else
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            body()
+            done.signal()
+        }
+        thread.stackSize = stackBytes
+        thread.start()
+        done.wait()
+    #endif
 }
 
 /// An `Int` handed from the writing thread back, under a lock.
