@@ -69,18 +69,20 @@ import Testing
         return out + [UInt8(v)]
     }
 
-    /// What each reader gives for `bytes`: "ok" or the error's debug description.
-    static func outcomes(_ bytes: [UInt8], _ format: BinaryFormat, maximumDepth: Int) -> [String: String] {
-        func outcome(_ body: () throws -> Void) -> String {
-            do {
-                try body()
-                return "ok"
-            } catch let DecodingError.dataCorrupted(context) {
-                return context.debugDescription
-            } catch {
-                return "\(error)"
-            }
+    /// "ok" if `body` returns, else its error's debug description.
+    static func outcome(_ body: () throws -> Void) -> String {
+        do {
+            try body()
+            return "ok"
+        } catch let DecodingError.dataCorrupted(context) {
+            return context.debugDescription
+        } catch {
+            return "\(error)"
         }
+    }
+
+    /// What each reader gives for `bytes`.
+    static func outcomes(_ bytes: [UInt8], _ format: BinaryFormat, maximumDepth: Int) -> [String: String] {
         let data = Data(bytes)
         var decoder = BinaryDecoder(format: format)
         decoder.limits.maximumDepth = maximumDepth
@@ -93,16 +95,6 @@ import Testing
     }
 
     static func protobufOutcomes(_ bytes: [UInt8], maximumDepth: Int) -> [String: String] {
-        func outcome(_ body: () throws -> Void) -> String {
-            do {
-                try body()
-                return "ok"
-            } catch let DecodingError.dataCorrupted(context) {
-                return context.debugDescription
-            } catch {
-                return "\(error)"
-            }
-        }
         let data = Data(bytes)
         var decoder = ProtobufDecoder()
         decoder.maximumDepth = maximumDepth
