@@ -30,6 +30,10 @@ struct ThreadStack: Sendable {
     /// for the thread.)
     static func current() -> ThreadStack {
         guard let (low, size) = bounds(), size > 0 else { return .unknown }
+        // A local's address must lie in the stack for ``hasRoom()`` to mean anything: under
+        // AddressSanitizer's use-after-return detection locals live in heap frames of its own.
+        let here = address()
+        guard here >= low, here &- low < size else { return .unknown }
         // 64 KiB: over forty times the largest level measured in a release build, 1.4 KB (a debug
         // build's levels are larger, and its tests run on 8 MiB stacks); a quarter of a tiny stack.
         return ThreadStack(low: low, reserve: min(64 * 1024, size / 4))
@@ -64,9 +68,17 @@ struct ThreadStack: Sendable {
     /// thread than the one measured, the address is outside this stack and the answer is `true`.
     @inline(__always)
     func hasRoom() -> Bool {
+        Self.address() &- low >= reserve
+    }
+
+    /// Whether the bounds are known, and checked.
+    var isKnown: Bool { reserve > 0 }
+
+    /// The address of a local of the caller's frame.
+    @inline(__always)
+    private static func address() -> UInt {
         var marker: UInt8 = 0
-        let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-        return here &- low >= reserve
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
 }
 
