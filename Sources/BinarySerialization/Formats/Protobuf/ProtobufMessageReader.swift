@@ -62,8 +62,9 @@ enum ProtobufFraming {
     }
 
     /// Whether `range` is a message read without its type (not empty, every field whole): the
-    /// guess ``ProtobufDecoder/decodeRaw(from:)`` and ``ProtobufDecoder/explain(_:)`` make for a
-    /// length-delimited value, framing it alone (its nested values are guessed in turn).
+    /// guess ``ProtobufDecoder/explain(_:)`` makes for a length-delimited value (as
+    /// ``ProtobufDecoder/decodeRaw(from:)`` does with the fields it frames), framing it alone (its
+    /// nested values are guessed in turn).
     static func framesAsMessage(_ input: UnsafeRawBufferPointer, _ range: Range<Int>, maximumDepth: Int) -> Bool {
         !range.isEmpty && (try? fields(input, [range], maximumDepth: maximumDepth)) != nil
     }

@@ -86,8 +86,12 @@ private struct ProtobufRawReader {
 
     func message(_ range: Range<Int>, depth: Int) throws -> ProtobufRawMessage {
         try ProtobufFraming.checkNesting(depth, maximumDepth: maximumDepth, stack: stack, at: range.lowerBound)
-        let entries = try ProtobufFraming.fields(input.buffer, [range], maximumDepth: maximumDepth)
-        return ProtobufRawMessage(fields: try entries.map { try field($0, depth: depth) })
+        return try message(ProtobufFraming.fields(input.buffer, [range], maximumDepth: maximumDepth), depth: depth)
+    }
+
+    /// The message of `entries`, framed `depth` messages below the top level.
+    private func message(_ entries: [ProtobufFieldEntry], depth: Int) throws -> ProtobufRawMessage {
+        ProtobufRawMessage(fields: try entries.map { try field($0, depth: depth) })
     }
 
     func field(_ entry: ProtobufFieldEntry, depth: Int) throws -> ProtobufRawField {
@@ -117,9 +121,11 @@ private struct ProtobufRawReader {
     /// The message the bytes of `range` frame as, or `nil` (empty, not whole fields, or deeper
     /// than `maximumDepth`). Throws only where the thread's stack ends.
     func nestedMessage(_ range: Range<Int>, depth: Int) throws -> ProtobufRawMessage? {
-        guard depth <= maximumDepth, ProtobufFraming.framesAsMessage(input.buffer, range, maximumDepth: maximumDepth)
+        guard depth <= maximumDepth, !range.isEmpty,
+            let entries = try? ProtobufFraming.fields(input.buffer, [range], maximumDepth: maximumDepth)
         else { return nil }
-        return try message(range, depth: depth)
+        try ProtobufFraming.checkNesting(depth, maximumDepth: maximumDepth, stack: stack, at: range.lowerBound)
+        return try message(entries, depth: depth)
     }
 }
 
